@@ -1,0 +1,2 @@
+/** @workplan/adapter-express: the Express 5 HTTP adapter of the workplan service. */
+export {};

@@ -1,0 +1,111 @@
+import {
+  assembleRecord,
+  WorkplanError,
+  type CatalogRecord,
+  type Page,
+  type RecordKind,
+  type RecordRepository,
+  type TextChange,
+} from '@workplan/core';
+
+/** A record as kept: plain values only, so nothing a caller holds can reach it. */
+interface Entry {
+  readonly id: string;
+  readonly text: string;
+  readonly key: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/**
+ * Records of one kind in memory, with a database's guarantees: a unique key, and a
+ * list kept in `createdAt`, then `id`, order so a page is a slice.
+ */
+export class MemoryRecordRepository<F extends string> implements RecordRepository<F> {
+  readonly #kind: RecordKind<F>;
+  readonly #byId = new Map<string, Entry>();
+  readonly #idByKey = new Map<string, string>();
+  readonly #ordered: Entry[] = [];
+
+  constructor(kind: RecordKind<F>) {
+    this.#kind = kind;
+  }
+
+  async insert(record: CatalogRecord<F>, key: string): Promise<void> {
+    this.#claimKey(key, record.id);
+    const entry: Entry = {
+      id: record.id,
+      text: record[this.#kind.field],
+      key,
+      createdAt: record.createdAt.getTime(),
+      updatedAt: record.updatedAt.getTime(),
+    };
+    this.#byId.set(entry.id, entry);
+    this.#ordered.splice(this.#positionOf(entry), 0, entry);
+  }
+
+  async update(id: string, change: TextChange): Promise<CatalogRecord<F> | undefined> {
+    const current = this.#byId.get(id);
+    if (current === undefined) return undefined;
+    this.#claimKey(change.key, id);
+    if (current.key !== change.key) this.#idByKey.delete(current.key);
+    const updated: Entry = { ...current, text: change.text, key: change.key, updatedAt: change.updatedAt.getTime() };
+    this.#byId.set(id, updated);
+    this.#ordered[this.#positionOf(current)] = updated;
+    return this.#toRecord(updated);
+  }
+
+  async findById(id: string): Promise<CatalogRecord<F> | undefined> {
+    const entry = this.#byId.get(id);
+    return entry && this.#toRecord(entry);
+  }
+
+  async list(page: Page): Promise<CatalogRecord<F>[]> {
+    const slice = this.#ordered.slice(page.skip, page.skip + page.limit);
+    return slice.map((entry) => this.#toRecord(entry));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const entry = this.#byId.get(id);
+    if (entry === undefined) return false;
+    this.#byId.delete(id);
+    this.#idByKey.delete(entry.key);
+    this.#ordered.splice(this.#positionOf(entry), 1);
+    return true;
+  }
+
+  /** Takes `key` for `id`, or rejects with a conflict naming the record that holds it. */
+  #claimKey(key: string, id: string): void {
+    const holder = this.#idByKey.get(key);
+    if (holder !== undefined && holder !== id) throw WorkplanError.conflict(holder);
+    this.#idByKey.set(key, id);
+  }
+
+  /** Where `entry` stands, or would stand, in list order (binary search). */
+  #positionOf(entry: Entry): number {
+    let low = 0;
+    let high = this.#ordered.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const other = this.#ordered[middle] as Entry;
+      if (compareListOrder(other, entry) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #toRecord(entry: Entry): CatalogRecord<F> {
+    return assembleRecord(this.#kind, {
+      id: entry.id,
+      text: entry.text,
+      createdAt: new Date(entry.createdAt),
+      updatedAt: new Date(entry.updatedAt),
+    });
+  }
+}
+
+function compareListOrder(a: Entry, b: Entry): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
+  if (a.id === b.id) return 0;
+  return a.id < b.id ? -1 : 1;
+}

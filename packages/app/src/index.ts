@@ -1,0 +1,2 @@
+/** @workplan/app: the composition root. */
+export {};

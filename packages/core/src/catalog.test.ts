@@ -1,0 +1,123 @@
+import { MemoryRecordRepository } from '@workplan/adapter-memory';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Catalog } from './catalog.js';
+import { WorkplanError, type WorkplanErrorKind } from './errors.js';
+import { type Clock, type IdGenerator } from './ports.js';
+import { workSchedule } from './record.js';
+
+/** A clock that stands still until a test moves it. */
+function fixedClock(start: string): Clock & { advance(ms: number): void } {
+  let now = new Date(start).getTime();
+  return { now: () => new Date(now), advance: (ms) => (now += ms) };
+}
+
+function sequentialIds(): IdGenerator {
+  let n = 0;
+  return { next: () => `0190a000-0000-7000-8000-${(n += 1).toString(16).padStart(12, '0')}` };
+}
+
+const rejectsWith = (kind: WorkplanErrorKind) => (error: unknown) => WorkplanError.is(error) && error.kind === kind;
+
+describe('Catalog', () => {
+  let clock: ReturnType<typeof fixedClock>;
+  let catalog: Catalog<'value'>;
+
+  beforeEach(() => {
+    clock = fixedClock('2026-11-22T14:36:43.123Z');
+    catalog = new Catalog({
+      kind: workSchedule,
+      repository: new MemoryRecordRepository(workSchedule),
+      clock,
+      ids: sequentialIds(),
+      maxPageSize: 3,
+    });
+  });
+
+  it('creates a record with a new id, the cleaned text and equal timestamps', async () => {
+    const created = await catalog.create({ value: '  12x36 ', id: 'mine', createdAt: 'yesterday' });
+    expect(created).toEqual({
+      id: '0190a000-0000-7000-8000-000000000001',
+      value: '12x36',
+      createdAt: new Date('2026-11-22T14:36:43.123Z'),
+      updatedAt: new Date('2026-11-22T14:36:43.123Z'),
+    });
+  });
+
+  it.each([null, [], 'text', 7])('refuses a document that is not an object: %j', async (document) => {
+    await expect(catalog.create(document)).rejects.toSatisfy(rejectsWith('validation'));
+  });
+
+  it('reads only an own value member', async () => {
+    const document: unknown = JSON.parse('{"__proto__": {"value": "6x1"}}');
+    await expect(catalog.create(document)).rejects.toSatisfy(
+      (error: unknown) => WorkplanError.is(error) && error.issues[0]?.rule === 'required',
+    );
+  });
+
+  it('names the field and the rule a bad value breaks', async () => {
+    const rejection = catalog.create({ value: { $gt: '' } });
+    await expect(rejection).rejects.toMatchObject({ kind: 'validation', issues: [{ field: 'value', rule: 'notString' }] });
+  });
+
+  it('refuses a clashing value, naming the record that holds it', async () => {
+    const first = await catalog.create({ value: 'Noturno' });
+    await expect(catalog.create({ value: ' NOTURNO ' })).rejects.toMatchObject({
+      kind: 'conflict',
+      existingId: first.id,
+    });
+  });
+
+  it('updates the text and moves updatedAt forward even when the clock has not', async () => {
+    const created = await catalog.create({ value: '6x1' });
+    const updated = await catalog.update(created.id, { value: '6X1' });
+    expect(updated.value).toBe('6X1');
+    expect(updated.createdAt).toEqual(created.createdAt);
+    expect(updated.updatedAt.getTime()).toBe(created.updatedAt.getTime() + 1);
+    clock.advance(1000);
+    const again = await catalog.update(created.id, { value: '6x2' });
+    expect(again.updatedAt).toEqual(clock.now());
+  });
+
+  it('checks the document before the record exists, and existence before uniqueness', async () => {
+    await catalog.create({ value: 'taken' });
+    await expect(catalog.update('missing', { value: 7 })).rejects.toSatisfy(rejectsWith('validation'));
+    await expect(catalog.update('missing', { value: 'taken' })).rejects.toSatisfy(rejectsWith('notFound'));
+  });
+
+  it('finds by exact id only', async () => {
+    const created = await catalog.create({ value: '5x2' });
+    await expect(catalog.find(created.id)).resolves.toEqual(created);
+    await expect(catalog.find(created.id.toUpperCase())).rejects.toSatisfy(rejectsWith('notFound'));
+  });
+
+  it('lists a page and says whether more follow', async () => {
+    for (const value of ['a', 'b', 'c', 'd']) {
+      await catalog.create({ value });
+      clock.advance(1);
+    }
+    const first = await catalog.list({ skip: 0, limit: 3 });
+    expect(first.records.map((r) => r.value)).toEqual(['a', 'b', 'c']);
+    expect(first.hasMore).toBe(true);
+    const last = await catalog.list({ skip: 3, limit: 3 });
+    expect(last).toEqual({ records: [expect.objectContaining({ value: 'd' })], hasMore: false });
+    await expect(catalog.list({ skip: 10, limit: 1 })).resolves.toEqual({ records: [], hasMore: false });
+  });
+
+  it.each([
+    { skip: -1, limit: 1 },
+    { skip: 1.5, limit: 1 },
+    { skip: 10_000_001, limit: 1 },
+    { skip: 0, limit: 0 },
+    { skip: 0, limit: 4 },
+    { skip: 0, limit: Number.NaN },
+  ])('refuses the page %j', async (page) => {
+    await expect(catalog.list(page)).rejects.toSatisfy(rejectsWith('invalidPage'));
+  });
+
+  it('deletes a record once', async () => {
+    const created = await catalog.create({ value: '4x3' });
+    await catalog.delete(created.id);
+    await expect(catalog.find(created.id)).rejects.toSatisfy(rejectsWith('notFound'));
+    await expect(catalog.delete(created.id)).rejects.toSatisfy(rejectsWith('notFound'));
+  });
+});

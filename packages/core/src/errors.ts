@@ -1,0 +1,58 @@
+import { type TextRule } from './text-rules.js';
+
+/** Every way a use case can refuse; adapters map each kind to their own answer in one table. */
+export type WorkplanErrorKind = 'validation' | 'invalidPage' | 'notFound' | 'conflict' | 'storageUnavailable';
+
+/** A rule a document broke: `notObject` for the document itself, a text rule for its field. */
+export interface FieldIssue {
+  readonly field: string;
+  readonly rule: TextRule | 'notObject';
+}
+
+const brand = Symbol.for('@workplan/core/WorkplanError');
+
+/** The one error type of the domain, told apart by `kind`. */
+export class WorkplanError extends Error {
+  readonly [brand] = true;
+  override readonly name = 'WorkplanError';
+
+  private constructor(
+    readonly kind: WorkplanErrorKind,
+    message: string,
+    readonly issues: readonly FieldIssue[] = [],
+    readonly existingId?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  /** True for any WorkplanError, even one made by another copy of this package. */
+  static is(value: unknown): value is WorkplanError {
+    return typeof value === 'object' && value !== null && brand in value;
+  }
+
+  /** The document or its text field broke a value rule. */
+  static validation(issues: readonly FieldIssue[]): WorkplanError {
+    return new WorkplanError('validation', 'the document breaks a value rule', issues);
+  }
+
+  /** A skip or limit outside its range. */
+  static invalidPage(reason: string): WorkplanError {
+    return new WorkplanError('invalidPage', reason);
+  }
+
+  /** No record has the id. */
+  static notFound(id: string): WorkplanError {
+    return new WorkplanError('notFound', `no record has id ${JSON.stringify(id)}`);
+  }
+
+  /** Another record already holds a clashing text. */
+  static conflict(existingId: string): WorkplanError {
+    return new WorkplanError('conflict', `record ${existingId} already holds this text`, [], existingId);
+  }
+
+  /** The storage did not answer in time; `cause` is kept for logs, never shown to callers. */
+  static storageUnavailable(cause?: unknown): WorkplanError {
+    return new WorkplanError('storageUnavailable', 'the storage is unavailable', [], undefined, { cause });
+  }
+}

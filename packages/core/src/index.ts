@@ -1,0 +1,24 @@
+/** @workplan/core: the domain of work schedules and cost centers, with no dependency at all. */
+export { Catalog, MAX_SKIP, type CatalogOptions, type ListedPage } from './catalog.js';
+export { WorkplanError, type FieldIssue, type WorkplanErrorKind } from './errors.js';
+export {
+  systemClock,
+  type Clock,
+  type IdGenerator,
+  type Page,
+  type RecordRepository,
+  type TextChange,
+} from './ports.js';
+export {
+  assembleRecord,
+  costCenter,
+  workSchedule,
+  type CatalogRecord,
+  type CostCenter,
+  type RecordBase,
+  type RecordKind,
+  type RecordParts,
+  type WorkSchedule,
+} from './record.js';
+export { MAX_TEXT_LENGTH, checkText, uniquenessKey, type TextCheck, type TextRule } from './text-rules.js';
+export { DEFAULT_MAX_PAGE_SIZE, createWorkplan, type Workplan, type WorkplanOptions } from './workplan.js';

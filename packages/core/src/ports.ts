@@ -1,0 +1,42 @@
+import { type CatalogRecord } from './record.js';
+
+/** A window on the list: pass over `skip` records, return at most `limit`. */
+export interface Page {
+  readonly skip: number;
+  readonly limit: number;
+}
+
+/** What an update writes: the new text, its uniqueness key, and the new `updatedAt`. */
+export interface TextChange {
+  readonly text: string;
+  readonly key: string;
+  readonly updatedAt: Date;
+}
+
+/**
+ * Where records of one kind are kept. The storage enforces uniqueness of `key`
+ * (rejecting with `WorkplanError.conflict`) so two concurrent writes cannot both win,
+ * and lists in `createdAt`, then `id`, order.
+ */
+export interface RecordRepository<F extends string> {
+  insert(record: CatalogRecord<F>, key: string): Promise<void>;
+  /** Resolves `undefined` when no record has the id. */
+  update(id: string, change: TextChange): Promise<CatalogRecord<F> | undefined>;
+  findById(id: string): Promise<CatalogRecord<F> | undefined>;
+  list(page: Page): Promise<CatalogRecord<F>[]>;
+  /** Resolves whether a record was removed. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Tells the time; tests fix it. */
+export interface Clock {
+  now(): Date;
+}
+
+/** Makes record ids: UUID version 7, lowercase canonical form. */
+export interface IdGenerator {
+  next(): string;
+}
+
+/** The system's own clock. */
+export const systemClock: Clock = { now: () => new Date() };

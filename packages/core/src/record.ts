@@ -1,0 +1,39 @@
+/** What every record carries besides its one text field. */
+export interface RecordBase {
+  readonly id: string;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** A record whose text lives in the field named `F`. */
+export type CatalogRecord<F extends string> = RecordBase & { readonly [K in F]: string };
+
+/** Describes one kind of record: what it is called and which field holds its text. */
+export interface RecordKind<F extends string> {
+  readonly name: string;
+  readonly field: F;
+}
+
+/** A work schedule (escala de trabalho), such as "12x36" or "6x1". */
+export type WorkSchedule = CatalogRecord<'value'>;
+
+/** A cost center (centro de custo), such as "Financeiro". */
+export type CostCenter = CatalogRecord<'title'>;
+
+export const workSchedule: RecordKind<'value'> = { name: 'workSchedule', field: 'value' };
+export const costCenter: RecordKind<'title'> = { name: 'costCenter', field: 'title' };
+
+/** The parts of a record, independent of what its text field is called. */
+export interface RecordParts {
+  readonly id: string;
+  readonly text: string;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** Builds a record of a kind from its parts: the one place a field name becomes a key. */
+export function assembleRecord<F extends string>(kind: RecordKind<F>, parts: RecordParts): CatalogRecord<F> {
+  const { id, text, createdAt, updatedAt } = parts;
+  // The computed key cannot be typed as F by the compiler; the shape is exactly CatalogRecord<F>.
+  return { id, [kind.field]: text, createdAt, updatedAt } as CatalogRecord<F>;
+}

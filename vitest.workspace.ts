@@ -1,0 +1,35 @@
+// Vitest 4+ reads `test.projects`, not workspace files; this keeps the design's file name.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Tests run against each package's TypeScript source, so they need no build first.
+const sourceOfWorkspacePackages = {
+  find: /^@workplan\/([a-z-]+)$/,
+  replacement: fileURLToPath(new URL('./packages/$1/src/index.ts', import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias: [sourceOfWorkspacePackages] },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**', '**/dist/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['packages/*/src/**/*.int.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
