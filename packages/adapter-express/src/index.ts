@@ -1,2 +1,9 @@
 /** @workplan/adapter-express: the Express 5 HTTP adapter of the workplan service. */
-export {};
+export { ApiKeys, fingerprintOf } from './api-keys.js';
+export { createApiRouter, type ApiRouterOptions } from './api-router.js';
+export { answerClientError } from './client-error.js';
+export { createHttpApp, type HttpAppOptions } from './http-app.js';
+export { BODY_LIMIT_BYTES } from './middleware.js';
+export { problems, type ErrorCode } from './problems.js';
+export { contextOf, type RequestContext } from './request-context.js';
+export { costCenterResource, workScheduleResource, type HttpResource, type Operation, type ResourceCatalog } from './resources.js';

@@ -1,0 +1,85 @@
+import { MAX_SKIP } from '@workplan/core';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { type ApiKeys } from './api-keys.js';
+import { sendSuccess } from './envelope.js';
+import { HttpFailure } from './http-failure.js';
+import { operation, readJsonBody, requireJsonMediaType, requireKey } from './middleware.js';
+import { type HttpResource, type Operation } from './resources.js';
+import { routeTable, type RouteMethods } from './route-table.js';
+
+export interface ApiRouterOptions {
+  readonly resources: readonly HttpResource[];
+  readonly keys: ApiKeys;
+  /** Where the router is mounted, for `Location` and `Link`; `/api/v1` by default. */
+  readonly basePath?: string;
+}
+
+/** The router of every path of the interface, for every resource described. */
+export function createApiRouter(options: ApiRouterOptions): Router {
+  const router = Router({ caseSensitive: false, strict: false });
+  const basePath = options.basePath ?? '/api/v1';
+  for (const resource of options.resources) {
+    routeTable(router, resourceRoutes(resource, options.keys, basePath));
+  }
+  return router;
+}
+
+function resourceRoutes(resource: HttpResource, keys: ApiKeys, basePath: string): Record<string, RouteMethods> {
+  const { catalog, singular, plural } = resource;
+  const guarded = (op: Operation, route: string, ...handlers: RequestHandler[]): RequestHandler[] => [
+    operation(resource.messages[op], `${basePath}${route}`),
+    requireKey(keys),
+    ...handlers,
+  ];
+  const withBody = [requireJsonMediaType, ...readJsonBody];
+  const list: RequestHandler = async (req, res) => {
+    const skip = pageNumber(param(req, 'skip') ?? '0');
+    const limitSegment = param(req, 'limit');
+    const limit = limitSegment === undefined ? catalog.maxPageSize : pageNumber(limitSegment);
+    const page = await catalog.list({ skip, limit });
+    const next = skip + limit;
+    if (page.hasMore && next <= MAX_SKIP) res.setHeader('Link', `<${basePath}/${plural}/${next}/${limit}>; rel="next"`);
+    sendSuccess(res, 200, page.records);
+  };
+
+  return {
+    [`/${singular}`]: {
+      post: guarded('create', `/${singular}`, ...withBody, async (req: Request, res: Response) => {
+        const record = await catalog.create(req.body);
+        res.location(`${basePath}/${singular}/${record.id}`);
+        sendSuccess(res, 201, record);
+      }),
+    },
+    [`/${singular}/:id`]: {
+      get: guarded('find', `/${singular}/:id`, async (req, res) => {
+        sendSuccess(res, 200, await catalog.find(idParam(req)));
+      }),
+      put: guarded('update', `/${singular}/:id`, ...withBody, async (req, res) => {
+        sendSuccess(res, 200, await catalog.update(idParam(req), req.body));
+      }),
+      delete: guarded('delete', `/${singular}/:id`, async (req, res) => {
+        await catalog.delete(idParam(req));
+        sendSuccess(res, 200);
+      }),
+    },
+    [`/${plural}`]: { get: guarded('list', `/${plural}`, list) },
+    [`/${plural}/:limit`]: { get: guarded('list', `/${plural}/:limit`, list) },
+    [`/${plural}/:skip/:limit`]: { get: guarded('list', `/${plural}/:skip/:limit`, list) },
+  };
+}
+
+/** A named path segment; these routes have no wildcard, so a segment is one string. */
+function param(req: Request, name: string): string | undefined {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function idParam(req: Request): string {
+  return param(req, 'id') ?? '';
+}
+
+/** Plain decimal digits only: `007` is 7, while `-1`, `1.5` and `1e3` are refused. */
+function pageNumber(segment: string): number {
+  if (!/^[0-9]+$/u.test(segment)) throw new HttpFailure('INVALID_PAGINATION');
+  return Number(segment);
+}

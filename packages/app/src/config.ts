@@ -1,0 +1,94 @@
+import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
+
+export type StorageKind = 'memory' | 'mongodb';
+
+/** Everything the service reads from its environment, parsed and checked once at start-up. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly production: boolean;
+  /** Keys from `API_KEYS`; the key file's keys are read separately, since they change on SIGHUP. */
+  readonly apiKeys: readonly string[];
+  readonly apiKeysFile: string | undefined;
+  readonly storage: StorageKind;
+  readonly mongodbUri: string | undefined;
+  readonly listMaxLimit: number;
+}
+
+/** The shortest key the service accepts. */
+export const MIN_KEY_LENGTH = 16;
+
+/** A configuration that cannot run; `problems` has one sentence per bad setting. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Parses the environment into a Config, or throws a ConfigError naming every bad setting. */
+export function parseConfig(env: Env): Config {
+  const problems: string[] = [];
+  const read = <T>(parse: () => T, fallback: T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+      return fallback;
+    }
+  };
+  const config: Config = {
+    port: read(() => integerSetting(env, 'PORT', 3000, 0, 65_535), 0),
+    host: read(() => textSetting(env, 'HOST', '127.0.0.1'), ''),
+    production: env.NODE_ENV === 'production',
+    apiKeys: read(() => keyList(env.API_KEYS ?? '', 'API_KEYS'), []),
+    apiKeysFile: blankToUndefined(env.API_KEYS_FILE),
+    storage: read(() => storageSetting(env), 'memory'),
+    mongodbUri: blankToUndefined(env.MONGODB_URI),
+    listMaxLimit: read(() => integerSetting(env, 'LIST_MAX_LIMIT', DEFAULT_MAX_PAGE_SIZE, 1, 100_000), 1),
+  };
+  if (config.storage === 'mongodb' && config.mongodbUri === undefined) {
+    problems.push('MONGODB_URI must be set when STORAGE is mongodb');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Splits keys on `separator`, dropping blanks; refuses any key too short to be safe. */
+export function keyList(text: string, source: string, separator: RegExp | string = ','): string[] {
+  const keys = text
+    .split(separator)
+    .map((key) => key.trim())
+    .filter((key) => key.length > 0);
+  const short = keys.filter((key) => key.length < MIN_KEY_LENGTH).length;
+  if (short > 0) {
+    throw new Error(`${source} holds ${short} key(s) shorter than ${MIN_KEY_LENGTH} characters`);
+  }
+  return keys;
+}
+
+function integerSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^[0-9]+$/u.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
+  return value;
+}
+
+function textSetting(env: Env, name: string, fallback: string): string {
+  return blankToUndefined(env[name]) ?? fallback;
+}
+
+function storageSetting(env: Env): StorageKind {
+  const raw = textSetting(env, 'STORAGE', 'memory');
+  if (raw === 'memory' || raw === 'mongodb') return raw;
+  throw new Error(`STORAGE must be memory or mongodb, not "${raw}"`);
+}
+
+function blankToUndefined(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}

@@ -1,0 +1,24 @@
+import { type RequestListener } from 'node:http';
+import { type ApiKeys } from '@workplan/adapter-express';
+import { type Clock, type IdGenerator, type RecordRepository, type Workplan } from '@workplan/core';
+import { type ServiceIdentifier } from 'inversify';
+import { type Config } from './config.js';
+
+/** The storage's life outside its repositories: readiness for `/health/ready`, and closing. */
+export interface StorageLifecycle {
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The service identifiers of the container, one per port or part. */
+export const ids = {
+  config: Symbol('Config') as ServiceIdentifier<Config>,
+  apiKeys: Symbol('ApiKeys') as ServiceIdentifier<ApiKeys>,
+  clock: Symbol('Clock') as ServiceIdentifier<Clock>,
+  idGenerator: Symbol('IdGenerator') as ServiceIdentifier<IdGenerator>,
+  workScheduleRepository: Symbol('WorkScheduleRepository') as ServiceIdentifier<RecordRepository<'value'>>,
+  costCenterRepository: Symbol('CostCenterRepository') as ServiceIdentifier<RecordRepository<'title'>>,
+  storage: Symbol('StorageLifecycle') as ServiceIdentifier<StorageLifecycle>,
+  workplan: Symbol('Workplan') as ServiceIdentifier<Workplan>,
+  httpApp: Symbol('HttpApp') as ServiceIdentifier<RequestListener>,
+} as const;

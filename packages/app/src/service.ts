@@ -1,0 +1,62 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { ApiKeys, answerClientError } from '@workplan/adapter-express';
+import { type Config } from './config.js';
+import { createContainer } from './container.js';
+import { ids } from './identifiers.js';
+import { configuredKeys, makeRunKey } from './key-source.js';
+
+/** A started service: where it listens, its keys, and how to stop it. */
+export interface RunningService {
+  readonly url: string;
+  readonly keys: ApiKeys;
+  /** The key made for this run when none was configured (never in production). */
+  readonly runKey: string | undefined;
+  /** Re-reads the key file; on failure keeps the old keys and rejects with why. */
+  reloadKeys(): Promise<void>;
+  /** Stops taking connections, lets requests in flight finish, then closes the storage. */
+  close(): Promise<void>;
+}
+
+/** Starts the service described by `config` and resolves once it listens. */
+export async function startService(config: Config): Promise<RunningService> {
+  const keys = new ApiKeys(await configuredKeys(config));
+  let runKey: string | undefined;
+  if (keys.size === 0) {
+    if (config.production) throw new Error('no API key configured: set API_KEYS or API_KEYS_FILE');
+    runKey = makeRunKey();
+    keys.replace([runKey]);
+  }
+  const container = createContainer(config, keys);
+  const server = createServer(container.get(ids.httpApp));
+  server.on('clientError', answerClientError);
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  const storage = container.get(ids.storage);
+  return {
+    url: urlOf(server),
+    keys,
+    runKey,
+    reloadKeys: async () => {
+      keys.replace(await configuredKeys(config));
+    },
+    close: async () => {
+      await closeServer(server);
+      await storage.close();
+    },
+  };
+}
+
+function urlOf(server: Server): string {
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return `http://${host}:${port}`;
+}
+
+async function closeServer(server: Server): Promise<void> {
+  const closed = once(server, 'close');
+  server.close();
+  server.closeIdleConnections();
+  await closed;
+}
