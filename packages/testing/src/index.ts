@@ -1,3 +1,13 @@
 /** @workplan/testing: contract suites and builders shared by the adapters' tests. */
+export { send, sendRaw, type HttpAnswer, type HttpCall } from './http-client.js';
+export { describeHttpContract } from './http-contract.js';
+export {
+  contractResources,
+  expectProblem,
+  uniqueText,
+  type ContractCall,
+  type ContractResource,
+  type ServiceUnderTest,
+} from './http-contract-data.js';
 export { buildRecord, testId } from './records.js';
 export { describeRecordRepositoryContract, type RepositoryFactory } from './repository-contract.js';
