@@ -15,7 +15,7 @@ export interface HttpCall {
   readonly path: string;
   /** An array value sends the header once per element. */
   readonly headers?: OutgoingHttpHeaders;
-  readonly body?: string | Buffer;
+  readonly body?: string | Buffer | undefined;
 }
 
 /** Sends one request with node:http, which leaves paths and repeated headers as given. */

@@ -1,0 +1,89 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { MemoryRecordRepository } from '@workplan/adapter-memory';
+import { costCenter, createWorkplan, WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
+import { expectProblem, send } from '@workplan/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiKeys } from './api-keys.js';
+import { createHttpApp } from './http-app.js';
+import { costCenterResource, workScheduleResource } from './resources.js';
+
+const key = 'failure-test-key-0123';
+
+/** A repository whose every call fails the way `failure` says: the storage's bad days. */
+function failingRepository(failure: () => Error): RecordRepository<'value'> {
+  const fail = () => Promise.reject(failure());
+  return { insert: fail, update: fail, findById: fail, list: fail, delete: fail };
+}
+
+let server: Server | undefined;
+const unexpected: unknown[] = [];
+
+async function serve(repository: RecordRepository<'value'>, isReady = () => Promise.resolve(true)): Promise<string> {
+  const workplan = createWorkplan({
+    workSchedules: repository,
+    costCenters: new MemoryRecordRepository(costCenter),
+    ids: { next: () => '0190a000-0000-7000-8000-000000000001' },
+  });
+  const app = createHttpApp({
+    resources: [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)],
+    keys: new ApiKeys([key]),
+    isReady,
+    onUnexpectedError: (error) => unexpected.push(error),
+  });
+  server = createServer(app).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  server?.close();
+  if (server !== undefined) await once(server, 'close');
+  unexpected.length = 0;
+});
+
+describe('failures of the storage', () => {
+  it('answers an unexpected error with 500 INTERNAL, telling the operator and leaking nothing', async () => {
+    const secret = 'connection string mongodb://admin:hunter2@db';
+    const baseUrl = await serve(failingRepository(() => new Error(secret)));
+    const answer = await send(baseUrl, { path: '/api/v1/scale/abc', headers: { key } });
+    expectProblem(answer, 500, 'INTERNAL', 'Não foi possível retornar a escala de trabalho.');
+    expect(answer.text).not.toContain('hunter2');
+    expect(answer.text).not.toContain('Error');
+    expect(unexpected).toHaveLength(1);
+  });
+
+  it('answers an unreachable storage with 503 STORAGE_UNAVAILABLE and Retry-After: 2', async () => {
+    const baseUrl = await serve(failingRepository(() => WorkplanError.storageUnavailable(new Error('timeout'))));
+    const headers = { key, 'content-type': 'application/json' };
+    const answer = await send(baseUrl, { method: 'POST', path: '/api/v1/scale', headers, body: '{"value":"6x1"}' });
+    expectProblem(answer, 503, 'STORAGE_UNAVAILABLE', 'Não foi possível criar a escala de trabalho.');
+    expect(answer.headers['retry-after']).toBe('2');
+    expect(unexpected).toHaveLength(0);
+  });
+
+  it('answers /health/ready with 503 while the storage does not answer, and /health/live with 200', async () => {
+    const baseUrl = await serve(new MemoryRecordRepository(workSchedule), () => Promise.reject(new Error('down')));
+    const ready = await send(baseUrl, { path: '/health/ready' });
+    expectProblem(ready, 503, 'STORAGE_UNAVAILABLE', 'Serviço indisponível.');
+    expect(ready.headers['retry-after']).toBe('2');
+    expect((await send(baseUrl, { path: '/health/live' })).status).toBe(200);
+  });
+});
+
+describe('ApiKeys', () => {
+  it('identifies a configured key by its fingerprint and refuses others', () => {
+    const keys = new ApiKeys(['first-key-0123456789', 'second-key-0123456789']);
+    expect(keys.identify('second-key-0123456789')).toMatch(/^[0-9a-f]{8}$/u);
+    expect(keys.identify('second-key-012345678')).toBeUndefined();
+    expect(keys.identify('')).toBeUndefined();
+  });
+
+  it('swaps the whole set on replace', () => {
+    const keys = new ApiKeys(['old-key-0123456789ab']);
+    keys.replace(['new-key-0123456789ab']);
+    expect(keys.identify('old-key-0123456789ab')).toBeUndefined();
+    expect(keys.identify('new-key-0123456789ab')).toBeDefined();
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config.js';
+
+describe('parseConfig', () => {
+  it('fills the documented defaults from an empty environment', () => {
+    expect(parseConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      production: false,
+      apiKeys: [],
+      apiKeysFile: undefined,
+      storage: 'memory',
+      mongodbUri: undefined,
+      listMaxLimit: 1000,
+    });
+  });
+
+  it('reads every setting', () => {
+    const config = parseConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      NODE_ENV: 'production',
+      API_KEYS: ' first-key-0123456789 ,, second-key-0123456789',
+      API_KEYS_FILE: '/run/secrets/keys',
+      STORAGE: 'mongodb',
+      MONGODB_URI: 'mongodb://db:27017/workplan',
+      LIST_MAX_LIMIT: '250',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      production: true,
+      apiKeys: ['first-key-0123456789', 'second-key-0123456789'],
+      apiKeysFile: '/run/secrets/keys',
+      storage: 'mongodb',
+      listMaxLimit: 250,
+    });
+  });
+
+  it('names every bad setting at once, one sentence each', () => {
+    const parse = () =>
+      parseConfig({ PORT: '70000', STORAGE: 'redis', LIST_MAX_LIMIT: '0', API_KEYS: 'short' });
+    expect(parse).toThrow(ConfigError);
+    try {
+      parse();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'PORT must be a whole number from 0 to 65535, not "70000"',
+        'API_KEYS holds 1 key(s) shorter than 16 characters',
+        'STORAGE must be memory or mongodb, not "redis"',
+        'LIST_MAX_LIMIT must be a whole number from 1 to 100000, not "0"',
+      ]);
+    }
+  });
+
+  it('asks for MONGODB_URI when STORAGE is mongodb', () => {
+    expect(() => parseConfig({ STORAGE: 'mongodb' })).toThrow('MONGODB_URI must be set when STORAGE is mongodb');
+  });
+});

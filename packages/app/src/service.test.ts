@@ -1,0 +1,57 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { send } from '@workplan/testing';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './config.js';
+import { readKeyFile } from './key-source.js';
+import { startService } from './service.js';
+
+const base = { PORT: '0', HOST: '127.0.0.1' };
+
+async function keyFile(text: string): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'workplan-keys-')), 'keys');
+  await writeFile(path, text);
+  return path;
+}
+
+describe('startService', () => {
+  it('makes a key for the run when none is configured outside production', async () => {
+    const service = await startService(parseConfig(base));
+    try {
+      expect(service.runKey).toMatch(/^[A-Za-z0-9_-]{32}$/u);
+      const answer = await send(service.url, { path: '/api/v1/scales', headers: { key: service.runKey ?? '' } });
+      expect(answer.status).toBe(200);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('refuses to start in production with no key', async () => {
+    await expect(startService(parseConfig({ ...base, NODE_ENV: 'production' }))).rejects.toThrow('no API key configured');
+  });
+
+  it('accepts keys from API_KEYS and the key file together, and re-reads the file on demand', async () => {
+    const path = await keyFile('# rotated monthly\nfile-key-0123456789ab\n\n');
+    const service = await startService(parseConfig({ ...base, API_KEYS: 'env-key-0123456789abc', API_KEYS_FILE: path }));
+    const status = async (key: string) => (await send(service.url, { path: '/api/v1/scales', headers: { key } })).status;
+    try {
+      expect([await status('env-key-0123456789abc'), await status('file-key-0123456789ab')]).toEqual([200, 200]);
+      await writeFile(path, 'next-key-0123456789ab\n');
+      await service.reloadKeys();
+      expect([await status('file-key-0123456789ab'), await status('next-key-0123456789ab')]).toEqual([401, 200]);
+      await writeFile(path, 'short\n');
+      await expect(service.reloadKeys()).rejects.toThrow('shorter than 16');
+      expect(await status('next-key-0123456789ab')).toBe(200);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('readKeyFile', () => {
+  it('reads one key a line, dropping comments and blanks', async () => {
+    const path = await keyFile('alpha-key-0123456789 # the first\r\n# a comment\n\n  beta-key-0123456789ab  \n');
+    await expect(readKeyFile(path)).resolves.toEqual(['alpha-key-0123456789', 'beta-key-0123456789ab']);
+  });
+});
