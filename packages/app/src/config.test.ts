@@ -11,6 +11,8 @@ describe('parseConfig', () => {
       apiKeysFile: undefined,
       storage: 'memory',
       mongodbUri: undefined,
+      mongodbTimeoutMs: 2000,
+      warnings: [],
       listMaxLimit: 1000,
     });
   });
@@ -51,6 +53,12 @@ describe('parseConfig', () => {
         'LIST_MAX_LIMIT must be a whole number from 1 to 100000, not "0"',
       ]);
     }
+  });
+
+  it('warns of a MONGODB_URI that STORAGE does not use', () => {
+    expect(parseConfig({ MONGODB_URI: 'mongodb://db/' }).warnings).toEqual([
+      'MONGODB_URI is set but STORAGE is not mongodb: it is ignored',
+    ]);
   });
 
   it('asks for MONGODB_URI when STORAGE is mongodb', () => {

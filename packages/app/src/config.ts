@@ -12,6 +12,10 @@ export interface Config {
   readonly apiKeysFile: string | undefined;
   readonly storage: StorageKind;
   readonly mongodbUri: string | undefined;
+  /** How long a MongoDB call waits for a server before answering 503. */
+  readonly mongodbTimeoutMs: number;
+  /** Settings that do nothing as given; printed at start-up. */
+  readonly warnings: readonly string[];
   readonly listMaxLimit: number;
 }
 
@@ -48,13 +52,16 @@ export function parseConfig(env: Env): Config {
     apiKeysFile: blankToUndefined(env.API_KEYS_FILE),
     storage: read(() => storageSetting(env), 'memory'),
     mongodbUri: blankToUndefined(env.MONGODB_URI),
+    mongodbTimeoutMs: read(() => integerSetting(env, 'MONGODB_TIMEOUT_MS', 2000, 100, 60_000), 0),
+    warnings: [],
     listMaxLimit: read(() => integerSetting(env, 'LIST_MAX_LIMIT', DEFAULT_MAX_PAGE_SIZE, 1, 100_000), 1),
   };
   if (config.storage === 'mongodb' && config.mongodbUri === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return config;
+  const unusedUri = config.storage !== 'mongodb' && config.mongodbUri !== undefined;
+  return unusedUri ? { ...config, warnings: ['MONGODB_URI is set but STORAGE is not mongodb: it is ignored'] } : config;
 }
 
 /** Splits keys on `separator`, dropping blanks; refuses any key too short to be safe. */

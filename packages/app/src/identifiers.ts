@@ -6,6 +6,8 @@ import { type Config } from './config.js';
 
 /** The storage's life outside its repositories: readiness for `/health/ready`, and closing. */
 export interface StorageLifecycle {
+  /** Starts connecting, in the background where that can take a while. */
+  open(): void;
   isReady(): Promise<boolean>;
   close(): Promise<void>;
 }

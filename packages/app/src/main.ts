@@ -5,6 +5,7 @@ import { startService } from './service.js';
 /** Runs the service from the environment until SIGTERM or SIGINT. */
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
+  for (const warning of config.warnings) console.warn(`warning: ${warning}`);
   const service = await startService(config);
   console.log(`workplan listening on ${service.url} (storage: ${config.storage})`);
   if (service.runKey !== undefined) {

@@ -29,11 +29,12 @@ export async function startService(config: Config): Promise<RunningService> {
     keys.replace([runKey]);
   }
   const container = createContainer(config, keys);
+  const storage = container.get(ids.storage);
+  storage.open();
   const server = createServer(container.get(ids.httpApp));
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
   await once(server, 'listening');
-  const storage = container.get(ids.storage);
   return {
     url: urlOf(server),
     keys,

@@ -74,3 +74,12 @@ function parseJson(text: string): unknown {
     return undefined; // Not every answer has a JSON body (HEAD, 204); tests assert on that.
   }
 }
+
+/** Resolves once `GET /health/ready` answers 200: the storage answers and is set up. */
+export async function untilReady(baseUrl: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await send(baseUrl, { path: '/health/ready' })).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`${baseUrl} not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

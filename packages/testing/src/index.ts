@@ -1,5 +1,5 @@
 /** @workplan/testing: contract suites and builders shared by the adapters' tests. */
-export { send, sendRaw, type HttpAnswer, type HttpCall } from './http-client.js';
+export { send, sendRaw, untilReady, type HttpAnswer, type HttpCall } from './http-client.js';
 export { describeHttpContract } from './http-contract.js';
 export {
   contractResources,

@@ -1,0 +1,4 @@
+/** @workplan/adapter-mongodb: repositories kept in MongoDB, one collection per kind of record. */
+export { MongoRecordRepository, type MongoRecordRepositoryOptions } from './mongo-repository.js';
+export { connectMongo, MongoStorage, type MongoStorageOptions } from './mongo-storage.js';
+export { type RecordDocument } from './record-document.js';

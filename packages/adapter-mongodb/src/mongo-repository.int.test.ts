@@ -1,0 +1,93 @@
+import { uniquenessKey, workSchedule, WorkplanError, type RecordKind } from '@workplan/core';
+import { describeWithTestDatabase } from '@workplan/adapter-mongodb/testing';
+import { buildRecord, describeRecordRepositoryContract } from '@workplan/testing';
+import { MongoClient, UUID, type CommandStartedEvent } from 'mongodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MongoRecordRepository } from './mongo-repository.js';
+import { type RecordDocument } from './record-document.js';
+
+await describeWithTestDatabase('MongoRecordRepository', (database) => {
+  let client: MongoClient;
+  const commands: string[] = [];
+  let collections = 0;
+
+  beforeAll(async () => {
+    // Command monitoring lets a test see whether the repository asked the server at all.
+    client = await MongoClient.connect(database.uri, { monitorCommands: true });
+    client.on('commandStarted', (event: CommandStartedEvent) => commands.push(event.commandName));
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  /** A repository over a collection no other test touches, with its indexes in place. */
+  async function emptyRepository<F extends string>(kind: RecordKind<F>): Promise<MongoRecordRepository<F>> {
+    collections += 1;
+    const collection = client.db().collection<RecordDocument>(`${kind.name}_${collections}`);
+    const repository = new MongoRecordRepository({ kind, collection });
+    await repository.ensureIndexes();
+    return repository;
+  }
+
+  describeRecordRepositoryContract('mongodb', emptyRepository);
+
+  it('lets exactly one of 50 concurrent inserts of one key win, and names it to the others', async () => {
+    const repository = await emptyRepository(workSchedule);
+    const attempts = Array.from({ length: 50 }, () => buildRecord(workSchedule, { text: '12x36' }));
+    const results = await Promise.allSettled(attempts.map((r) => repository.insert(r, uniquenessKey(r.value))));
+
+    const winners = attempts.filter((_, i) => results[i]?.status === 'fulfilled');
+    expect(winners).toHaveLength(1);
+    const losers = results.filter((r) => r.status === 'rejected');
+    for (const loser of losers) {
+      expect(WorkplanError.is(loser.reason) && loser.reason.kind === 'conflict').toBe(true);
+      expect(loser.reason).toMatchObject({ existingId: winners[0]?.id });
+    }
+    await expect(repository.list({ skip: 0, limit: 100 })).resolves.toEqual(winners);
+  });
+
+  it('asks the server nothing for an id that is not a lowercase canonical UUID', async () => {
+    const repository = await emptyRepository(workSchedule);
+    const record = buildRecord(workSchedule, { text: 'Noturno' });
+    await repository.insert(record, uniquenessKey(record.value));
+    const change = { text: 'Diurno', key: 'diurno', updatedAt: new Date() };
+    commands.length = 0;
+
+    for (const id of [record.id.toUpperCase(), 'not a uuid', `${record.id} `, '{$ne: null}']) {
+      await expect(repository.findById(id)).resolves.toBeUndefined();
+      await expect(repository.update(id, change)).resolves.toBeUndefined();
+      await expect(repository.delete(id)).resolves.toBe(false);
+    }
+    expect(commands).toEqual([]);
+    await expect(repository.findById(record.id)).resolves.toEqual(record);
+  });
+
+  it('stores the documented shape: a BSON UUID _id, the text under its field, the key and dates', async () => {
+    const repository = await emptyRepository(workSchedule);
+    const record = buildRecord(workSchedule, { text: 'Turno  da NOITE' });
+    await repository.insert(record, uniquenessKey(record.value));
+
+    const stored = await client.db().collection<RecordDocument>(`workSchedule_${collections}`).findOne({});
+    expect(stored?._id.sub_type).toBe(4);
+    expect(stored).toEqual({
+      _id: new UUID(record.id),
+      value: 'Turno  da NOITE',
+      key: 'turno da noite',
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+    });
+  });
+
+  it('creates its indexes again without complaint', async () => {
+    const repository = await emptyRepository(workSchedule);
+    await expect(repository.ensureIndexes()).resolves.toBeUndefined();
+    await expect(repository.ensureIndexes()).resolves.toBeUndefined();
+    const indexes = await client.db().collection(`workSchedule_${collections}`).indexes();
+    expect(indexes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'key_unique', key: { key: 1 }, unique: true }),
+        expect.objectContaining({ name: 'createdAt_id', key: { createdAt: 1, _id: 1 } }),
+      ]),
+    );
+  });
+});

@@ -1,0 +1,105 @@
+import {
+  WorkplanError,
+  type CatalogRecord,
+  type Page,
+  type RecordKind,
+  type RecordRepository,
+  type TextChange,
+} from '@workplan/core';
+import { type Collection, type IndexDescription } from 'mongodb';
+import { guardDriverCall, isDuplicateKeyError, KEY_INDEX, translateDriverError } from './driver-errors.js';
+import { toDocument, toRecord, type RecordDocument } from './record-document.js';
+import { fromBsonId, toBsonId } from './record-id.js';
+
+/** The order lists follow. */
+const LIST_ORDER = { createdAt: 1, _id: 1 } as const;
+
+/** Uniqueness of the key, and the list order served without an in-memory sort. */
+const INDEXES: readonly IndexDescription[] = [
+  { key: { key: 1 }, name: KEY_INDEX, unique: true },
+  { key: LIST_ORDER, name: 'createdAt_id' },
+];
+
+// A key's holder can be deleted between the duplicate-key error and the look-up; then
+// the write is tried again, a few times at most.
+const ATTEMPTS_ON_VANISHED_HOLDER = 3;
+
+export interface MongoRecordRepositoryOptions<F extends string> {
+  readonly kind: RecordKind<F>;
+  /** The collection holding this kind alone, such as `workSchedules`. */
+  readonly collection: Collection<RecordDocument>;
+}
+
+/**
+ * Records of one kind in one MongoDB collection. The unique index on `key` enforces
+ * uniqueness, so concurrent writers cannot both win; driver outages reject with
+ * `WorkplanError.storageUnavailable`.
+ */
+export class MongoRecordRepository<F extends string> implements RecordRepository<F> {
+  readonly kind: RecordKind<F>;
+  readonly #collection: Collection<RecordDocument>;
+
+  constructor(options: MongoRecordRepositoryOptions<F>) {
+    this.kind = options.kind;
+    this.#collection = options.collection;
+  }
+
+  /** Creates the indexes the repository relies on; safe to call on every start. */
+  async ensureIndexes(): Promise<void> {
+    // One index per command: FerretDB 1.24 drops the connection when one createIndexes
+    // names several indexes that already exist.
+    for (const index of INDEXES) await guardDriverCall(() => this.#collection.createIndexes([index]));
+  }
+
+  async insert(record: CatalogRecord<F>, key: string): Promise<void> {
+    const document = toDocument(this.kind, record, key);
+    await this.#claimingKey(key, () => this.#collection.insertOne(document));
+  }
+
+  async update(id: string, change: TextChange): Promise<CatalogRecord<F> | undefined> {
+    const _id = toBsonId(id);
+    if (_id === undefined) return undefined;
+    const $set = { [this.kind.field]: change.text, key: change.key, updatedAt: change.updatedAt };
+    const updated = await this.#claimingKey(change.key, () =>
+      this.#collection.findOneAndUpdate({ _id }, { $set }, { returnDocument: 'after' }),
+    );
+    return updated === null ? undefined : toRecord(this.kind, updated);
+  }
+
+  async findById(id: string): Promise<CatalogRecord<F> | undefined> {
+    const _id = toBsonId(id);
+    if (_id === undefined) return undefined;
+    const found = await guardDriverCall(() => this.#collection.findOne({ _id }));
+    return found === null ? undefined : toRecord(this.kind, found);
+  }
+
+  async list(page: Page): Promise<CatalogRecord<F>[]> {
+    // MongoDB reads a limit of 0 as "no limit"; the port means "nothing".
+    if (page.limit < 1) return [];
+    const documents = await guardDriverCall(() =>
+      this.#collection.find({}).sort(LIST_ORDER).skip(page.skip).limit(page.limit).toArray(),
+    );
+    return documents.map((document) => toRecord(this.kind, document));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const _id = toBsonId(id);
+    if (_id === undefined) return false;
+    const result = await guardDriverCall(() => this.#collection.deleteOne({ _id }));
+    return result.deletedCount === 1;
+  }
+
+  /** Runs a write that sets `key`; when another record holds it, rejects with a conflict naming that record. */
+  async #claimingKey<T>(key: string, write: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw translateDriverError(error);
+        const holder = await guardDriverCall(() => this.#collection.findOne({ key }, { projection: { _id: 1 } }));
+        if (holder !== null) throw WorkplanError.conflict(fromBsonId(holder._id));
+        if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw error;
+      }
+    }
+  }
+}

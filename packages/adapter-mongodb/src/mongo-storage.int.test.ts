@@ -1,0 +1,50 @@
+import { costCenter, uniquenessKey, workSchedule } from '@workplan/core';
+import { describeWithTestDatabase } from '@workplan/adapter-mongodb/testing';
+import { buildRecord } from '@workplan/testing';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connectMongo, type MongoStorage } from './mongo-storage.js';
+
+await describeWithTestDatabase('MongoStorage', (database) => {
+  let storage: MongoStorage;
+  let client: MongoClient;
+
+  beforeAll(async () => {
+    storage = await connectMongo({ uri: database.uri });
+    client = await MongoClient.connect(database.uri);
+  });
+  afterAll(async () => {
+    await Promise.all([storage.close(), client.close()]);
+  });
+
+  it('answers a readiness ping', async () => {
+    await expect(storage.ping()).resolves.toBeUndefined();
+  });
+
+  it('creates its indexes on connect and again without complaint', async () => {
+    await storage.ensureIndexes();
+    await storage.ensureIndexes();
+    for (const name of ['workSchedules', 'costCenters']) {
+      const indexes = await client.db().collection(name).indexes();
+      expect(indexes.map((index) => index.name).sort()).toEqual(['_id_', 'createdAt_id', 'key_unique']);
+    }
+  });
+
+  it('keeps each kind in its own collection of the database the URI names', async () => {
+    const schedule = buildRecord(workSchedule, { text: '6x1' });
+    const center = buildRecord(costCenter, { text: 'Financeiro' });
+    await storage.workSchedules.insert(schedule, uniquenessKey(schedule.value));
+    await storage.costCenters.insert(center, uniquenessKey(center.title));
+
+    const db = client.db(database.dbName);
+    await expect(db.collection('workSchedules').findOne({}, { projection: { _id: 0 } })).resolves.toEqual({
+      value: '6x1',
+      key: '6x1',
+      createdAt: schedule.createdAt,
+      updatedAt: schedule.updatedAt,
+    });
+    await expect(db.collection('costCenters').findOne({}, { projection: { _id: 0, title: 1, key: 1 } })).resolves.toEqual(
+      { title: 'Financeiro', key: 'financeiro' },
+    );
+  });
+});

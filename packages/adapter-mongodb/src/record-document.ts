@@ -1,0 +1,38 @@
+import { assembleRecord, type CatalogRecord, type RecordKind } from '@workplan/core';
+import { type UUID } from 'mongodb';
+import { fromBsonId, toBsonId } from './record-id.js';
+
+/**
+ * A record as MongoDB keeps it. The text sits under the kind's own field name (`value`,
+ * `title`) so the collection reads like the API; `key` is what the unique index holds.
+ */
+export interface RecordDocument {
+  _id: UUID;
+  key: string;
+  createdAt: Date;
+  updatedAt: Date;
+  [field: string]: unknown;
+}
+
+/** The document to insert for a new record and its uniqueness key. */
+export function toDocument<F extends string>(kind: RecordKind<F>, record: CatalogRecord<F>, key: string): RecordDocument {
+  const _id = toBsonId(record.id);
+  // The core makes every id; one that is not canonical is a bug upstream, not a missing record.
+  if (_id === undefined) throw new TypeError(`record id ${JSON.stringify(record.id)} is not a canonical UUID`);
+  return { _id, [kind.field]: record[kind.field], key, createdAt: record.createdAt, updatedAt: record.updatedAt };
+}
+
+/** The record a stored document holds; refuses a document without its text field. */
+export function toRecord<F extends string>(kind: RecordKind<F>, document: RecordDocument): CatalogRecord<F> {
+  const text = document[kind.field];
+  // Someone else may write to the collection; a document without the field must not pass as a record.
+  if (typeof text !== 'string') {
+    throw new TypeError(`document ${fromBsonId(document._id)} has no string ${kind.field}`);
+  }
+  return assembleRecord(kind, {
+    id: fromBsonId(document._id),
+    text,
+    createdAt: document.createdAt,
+    updatedAt: document.updatedAt,
+  });
+}

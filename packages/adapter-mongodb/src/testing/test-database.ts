@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { afterAll, describe, it } from 'vitest';
+import { findTestServer } from './test-server.js';
+
+/** One test file's own database on the test server. */
+export interface TestDatabase {
+  /** A connection string naming this database, for code that connects by itself (the app). */
+  readonly uri: string;
+  readonly dbName: string;
+}
+
+const HOW_TO_RUN = 'bash scripts/test-db.sh pnpm test';
+
+/**
+ * `describe` with a fresh, randomly named database, dropped after the suite, so test
+ * files can run in parallel against one server. With no server the suite is skipped
+ * loudly, or fails under `CI=true`, where skipping would hide that nothing ran.
+ */
+export async function describeWithTestDatabase(name: string, body: (database: TestDatabase) => void): Promise<void> {
+  const lookup = await findTestServer();
+  if (!lookup.found) {
+    const message = `MongoDB integration tests "${name}" cannot run: ${lookup.reason}. Run them with: ${HOW_TO_RUN}`;
+    if (process.env['CI'] === 'true') throw new Error(message);
+    console.warn(`\n${'!'.repeat(80)}\n${message}\n${'!'.repeat(80)}\n`);
+    describe.skip(name, () => {
+      it(`needs a MongoDB server: ${HOW_TO_RUN}`, () => {});
+    });
+    return;
+  }
+  const { server } = lookup;
+  const dbName = `workplan_test_${randomUUID().replaceAll('-', '')}`;
+  const database: TestDatabase = { uri: withDatabaseName(server.uri, dbName), dbName };
+  describe(name, () => {
+    afterAll(async () => {
+      try {
+        await dropDatabase(database);
+      } finally {
+        await server.stop();
+      }
+    });
+    body(database);
+  });
+}
+
+/** The connection string `uri` with its database path replaced by `dbName`, options kept. */
+export function withDatabaseName(uri: string, dbName: string): string {
+  const parts = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(?:\/[^?]*)?(\?.*)?$/u.exec(uri);
+  if (parts?.[1] === undefined) throw new Error(`not a MongoDB connection string: ${uri}`);
+  return `${parts[1]}/${dbName}${parts[2] ?? ''}`;
+}
+
+async function dropDatabase(database: TestDatabase): Promise<void> {
+  const client = new MongoClient(database.uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.db(database.dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,66 @@
+import { createServer } from 'node:net';
+import { workSchedule, WorkplanError } from '@workplan/core';
+import { buildRecord } from '@workplan/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMongo, MongoStorage } from './mongo-storage.js';
+
+/** A loopback port nothing listens on: taken from the system, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve, reject) => {
+    server.close((error) => {
+      if (error) reject(error);
+      else resolve();
+    });
+  });
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return address.port;
+}
+
+const isStorageUnavailable = (error: unknown): boolean => WorkplanError.is(error) && error.kind === 'storageUnavailable';
+
+// Needs no database: this is what the app answers while MongoDB is down.
+describe('MongoDB storage with no server', () => {
+  let uri: string;
+  let storage: MongoStorage;
+
+  beforeAll(async () => {
+    uri = `mongodb://127.0.0.1:${await closedPort()}/workplan`;
+    storage = new MongoStorage({ uri, serverSelectionTimeoutMS: 300 });
+  });
+  afterAll(async () => {
+    await storage.close();
+  });
+
+  it('fails a readiness ping with storageUnavailable within the default 2 s selection timeout', async () => {
+    const withDefaults = new MongoStorage({ uri });
+    const started = performance.now();
+    try {
+      await expect(withDefaults.ping()).rejects.toSatisfy(isStorageUnavailable);
+    } finally {
+      await withDefaults.close();
+    }
+    expect(performance.now() - started).toBeLessThan(2500);
+  });
+
+  it('refuses to connect with storageUnavailable', async () => {
+    await expect(connectMongo({ uri, serverSelectionTimeoutMS: 300 })).rejects.toSatisfy(isStorageUnavailable);
+  });
+
+  it('rejects every repository operation with storageUnavailable', async () => {
+    const record = buildRecord(workSchedule);
+    const change = { text: 'x', key: 'x', updatedAt: new Date() };
+    const results = await Promise.allSettled([
+      storage.workSchedules.insert(record, 'x'),
+      storage.workSchedules.update(record.id, change),
+      storage.workSchedules.findById(record.id),
+      storage.workSchedules.list({ skip: 0, limit: 10 }),
+      storage.workSchedules.delete(record.id),
+      storage.ensureIndexes(),
+    ]);
+    const unavailable = results.map((result) => result.status === 'rejected' && isStorageUnavailable(result.reason));
+    expect(unavailable).toEqual([true, true, true, true, true, true]);
+  });
+});

@@ -1,0 +1,22 @@
+import { describeWithTestDatabase } from '@workplan/adapter-mongodb/testing';
+import { describeHttpContract, untilReady } from '@workplan/testing';
+import { parseConfig } from './config.js';
+import { startService } from './service.js';
+
+const key = 'mongo-test-key-0123456789';
+
+await describeWithTestDatabase('app on MongoDB', (database) => {
+  describeHttpContract('mongodb', async () => {
+    const config = parseConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      API_KEYS: key,
+      STORAGE: 'mongodb',
+      MONGODB_URI: database.uri,
+      LIST_MAX_LIMIT: '50',
+    });
+    const service = await startService(config);
+    await untilReady(service.url);
+    return { baseUrl: service.url, key, maxPageSize: 50, close: () => service.close() };
+  });
+});
