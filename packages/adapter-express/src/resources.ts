@@ -16,44 +16,71 @@ export interface ResourceCatalog {
   delete(id: string): Promise<void>;
 }
 
-/** What the HTTP side knows of one resource: its use cases, path words and seed messages. */
-export interface HttpResource {
-  readonly catalog: ResourceCatalog;
+/** What the HTTP side says of one resource: path words, text field, names and seed messages. */
+export interface ResourceDescription {
+  /** The schema name of its record, e.g. `WorkSchedule`. */
+  readonly name: string;
   /** The path word of one record: `/api/v1/{singular}/{id}`. */
   readonly singular: string;
   /** The path word of the list: `/api/v1/{plural}`. */
   readonly plural: string;
+  /** The one member a client writes. */
+  readonly field: string;
+  /** Human names for the API document's summaries, in Portuguese as the messages are. */
+  readonly one: string;
+  readonly many: string;
+  /** A typical text, for the document's examples. */
+  readonly sample: string;
   readonly messages: Readonly<Record<Operation, string>>;
 }
 
-/** Work schedules live at `/scale` and `/scales`. */
-export function workScheduleResource(catalog: Catalog<'value'>): HttpResource {
-  return {
-    catalog,
-    singular: 'scale',
-    plural: 'scales',
-    messages: {
-      create: 'Não foi possível criar a escala de trabalho.',
-      update: 'Não foi possível atualizar a escala de trabalho.',
-      find: 'Não foi possível retornar a escala de trabalho.',
-      list: 'Não foi possível retornar as escalas de trabalho.',
-      delete: 'Não foi possível deletar a escala de trabalho.',
-    },
-  };
+/** A resource described, with the use cases that serve it. */
+export interface HttpResource extends ResourceDescription {
+  readonly catalog: ResourceCatalog;
 }
 
+/** Work schedules live at `/scale` and `/scales`. */
+export const workSchedules: ResourceDescription = {
+  name: 'WorkSchedule',
+  singular: 'scale',
+  plural: 'scales',
+  field: 'value',
+  one: 'escala de trabalho',
+  many: 'escalas de trabalho',
+  sample: '12x36',
+  messages: {
+    create: 'Não foi possível criar a escala de trabalho.',
+    update: 'Não foi possível atualizar a escala de trabalho.',
+    find: 'Não foi possível retornar a escala de trabalho.',
+    list: 'Não foi possível retornar as escalas de trabalho.',
+    delete: 'Não foi possível deletar a escala de trabalho.',
+  },
+};
+
 /** Cost centers live at `/costCenter` and `/costCenters`. */
+export const costCenters: ResourceDescription = {
+  name: 'CostCenter',
+  singular: 'costCenter',
+  plural: 'costCenters',
+  field: 'title',
+  one: 'centro de custo',
+  many: 'centros de custo',
+  sample: 'Financeiro',
+  messages: {
+    create: 'Não foi possível criar o centro de custo.',
+    update: 'Não foi possível atualizar o centro de custo.',
+    find: 'Não foi possível retornar o centro de custo.',
+    list: 'Não foi possível retornar os centros de custo.',
+    delete: 'Não foi possível deletar o centro de custo.',
+  },
+};
+
+/** The work schedule resource, served by `catalog`. */
+export function workScheduleResource(catalog: Catalog<'value'>): HttpResource {
+  return { ...workSchedules, catalog };
+}
+
+/** The cost center resource, served by `catalog`. */
 export function costCenterResource(catalog: Catalog<'title'>): HttpResource {
-  return {
-    catalog,
-    singular: 'costCenter',
-    plural: 'costCenters',
-    messages: {
-      create: 'Não foi possível criar o centro de custo.',
-      update: 'Não foi possível atualizar o centro de custo.',
-      find: 'Não foi possível retornar o centro de custo.',
-      list: 'Não foi possível retornar os centros de custo.',
-      delete: 'Não foi possível deletar o centro de custo.',
-    },
-  };
+  return { ...costCenters, catalog };
 }

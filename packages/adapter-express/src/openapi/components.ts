@@ -1,0 +1,144 @@
+import { MAX_TEXT_LENGTH } from '@workplan/core';
+import { problems, type ErrorCode } from '../problems.js';
+import { type ApiResource } from './api-resources.js';
+
+/** A piece of the document: plain JSON, written out as openapi.json. */
+export type Json = { readonly [key: string]: unknown };
+
+/** A `$ref` to one of the document's components. */
+export function ref(kind: 'schemas' | 'headers' | 'responses' | 'parameters', name: string): Json {
+  return { $ref: `#/components/${kind}/${name}` };
+}
+
+export const UUID_V7_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
+const ISO_MILLIS_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$';
+export const DIGITS_PATTERN = '^[0-9]+$';
+
+/** An example record id, a real UUID v7, so the examples pass the schemas they illustrate. */
+export const EXAMPLE_ID = '019a4b5c-6d7e-7f80-9a1b-2c3d4e5f6a7b';
+
+function resourceSchemas({ name, field, one }: ApiResource): Record<string, Json> {
+  const text = { type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH };
+  const timestamp = { type: 'string', format: 'date-time', pattern: ISO_MILLIS_PATTERN };
+  return {
+    [name]: {
+      type: 'object',
+      description: `Uma ${one}, como o serviço a guarda.`,
+      required: ['id', field, 'createdAt', 'updatedAt'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string', format: 'uuid', pattern: UUID_V7_PATTERN, description: 'UUID v7, minúsculo.' },
+        [field]: { ...text, description: 'NFC, sem espaços nas pontas; único sem distinguir maiúsculas.' },
+        createdAt: timestamp,
+        updatedAt: timestamp,
+      },
+    },
+    [`${name}Input`]: {
+      type: 'object',
+      description: `Só \`${field}\` é lido; outros membros são ignorados.`,
+      required: [field],
+      properties: { [field]: { ...text, description: 'Aparado e normalizado (NFC) antes das regras.' } },
+    },
+    [`${name}Envelope`]: envelope(ref('schemas', name)),
+    [`${name}ListEnvelope`]: envelope({ type: 'array', items: ref('schemas', name) }),
+  };
+}
+
+function envelope(data: Json): Json {
+  return {
+    type: 'object',
+    required: ['success', 'data'],
+    additionalProperties: false,
+    properties: { success: { const: true }, data },
+  };
+}
+
+const errorCodes = Object.keys(problems) as ErrorCode[];
+
+const sharedSchemas: Record<string, Json> = {
+  Success: {
+    type: 'object',
+    required: ['success'],
+    additionalProperties: false,
+    properties: { success: { const: true } },
+  },
+  Error: {
+    type: 'object',
+    required: ['success', 'message', 'error'],
+    additionalProperties: false,
+    properties: {
+      success: { const: false },
+      message: { type: 'string', description: 'A mensagem fixa da operação (ou da rota).' },
+      error: {
+        type: 'object',
+        required: ['code', 'detail', 'requestId'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', enum: errorCodes },
+          detail: { type: 'string' },
+          requestId: { type: 'string', description: 'Igual ao cabeçalho X-Request-Id.' },
+          issues: { type: 'array', items: ref('schemas', 'Issue'), description: 'Só em VALIDATION_FAILED.' },
+          existingId: { type: 'string', description: 'Só em CONFLICT: o registro que já tem o valor.' },
+        },
+      },
+    },
+  },
+  Issue: {
+    type: 'object',
+    required: ['field', 'message'],
+    additionalProperties: false,
+    properties: { field: { type: 'string' }, message: { type: 'string' } },
+  },
+};
+
+const headers: Record<string, Json> = {
+  XRequestId: {
+    description: 'O X-Request-Id enviado (1 a 128 caracteres ASCII visíveis) ou um novo.',
+    required: true,
+    schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,128}$' },
+  },
+  Location: { description: 'O caminho do registro criado.', required: true, schema: { type: 'string' } },
+  Link: {
+    description: 'A próxima página, quando há mais registros: `</api/v1/scales/{skip}/{limit}>; rel="next"`.',
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
+  RetryAfter: { description: 'Segundos a esperar.', required: true, schema: { type: 'string', pattern: DIGITS_PATTERN } },
+  Allow: { description: 'Os métodos do caminho.', required: true, schema: { type: 'string' } },
+};
+
+const parameters: Record<string, Json> = {
+  id: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'Qualquer texto, comparado exatamente; um que não nomeia registro é 404.',
+    schema: { type: 'string', minLength: 1 },
+  },
+  skip: {
+    name: 'skip',
+    in: 'path',
+    required: true,
+    description: 'Registros a pular: dígitos decimais, 0 a 10.000.000.',
+    schema: { type: 'string', pattern: DIGITS_PATTERN },
+  },
+  limit: {
+    name: 'limit',
+    in: 'path',
+    required: true,
+    description: 'Tamanho da página: dígitos decimais, 1 ao máximo (LIST_MAX_LIMIT, 1000 por padrão).',
+    schema: { type: 'string', pattern: DIGITS_PATTERN },
+  },
+};
+
+/** The components section: schemas of every resource, headers, parameters and the key scheme. */
+export function components(resources: readonly ApiResource[], responses: Record<string, Json>): Json {
+  return {
+    schemas: Object.assign({}, ...resources.map(resourceSchemas), sharedSchemas) as Json,
+    headers,
+    parameters,
+    responses,
+    securitySchemes: {
+      apiKey: { type: 'apiKey', in: 'header', name: 'KEY', description: 'Uma chave configurada em API_KEYS ou API_KEYS_FILE.' },
+    },
+  };
+}

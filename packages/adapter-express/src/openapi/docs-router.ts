@@ -1,0 +1,65 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Router, type RequestHandler } from 'express';
+import { HttpFailure } from '../http-failure.js';
+import { routeTable } from '../route-table.js';
+import { type Json } from './components.js';
+import { openApiDocument } from './document.js';
+
+// Swagger UI comes from the installed package, never a CDN: the page works offline.
+const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+/** The only files of the package the page needs; nothing else of it is served. */
+const assets = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']);
+
+const page = `<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>workplan API</title>
+<link rel="icon" href="/docs/assets/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+// validatorUrl null: the default badge would send the document to validator.swagger.io.
+// persistAuthorization keeps the KEY given in "Authorize" across reloads of the page.
+const init = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: true,
+  displayRequestDuration: true,
+  validatorUrl: null,
+});
+`;
+
+/** Serves the API document at `/openapi.json` and a page to read and try it at `/docs`, without a key. */
+export function docsRouter(document: Json = openApiDocument()): Router {
+  const router = Router({ caseSensitive: false, strict: false });
+  const asset: RequestHandler = (req, res, next) => {
+    const file = req.params.file;
+    if (typeof file !== 'string' || !assets.has(file)) {
+      next(new HttpFailure('ROUTE_NOT_FOUND'));
+      return;
+    }
+    // `root` keeps send's dot-file check to the file name: the package sits under node_modules/.pnpm.
+    res.sendFile(file, { root: swaggerUiDir, maxAge: '1h' }, (error: unknown) => {
+      if (error !== undefined) next(error);
+    });
+  };
+  routeTable(router, {
+    '/openapi.json': { get: [(_req, res) => { res.json(document); }] },
+    '/docs': { get: [(_req, res) => { res.type('html').send(page); }] },
+    '/docs/init.js': { get: [(_req, res) => { res.type('js').send(init); }] },
+    '/docs/assets/:file': { get: [asset] },
+  });
+  return router;
+}

@@ -1,0 +1,76 @@
+import { routeMessages } from '../problems.js';
+import { apiResources, type ApiResource } from './api-resources.js';
+import { components, ref, type Json } from './components.js';
+import { errorResponses, failuresOf, routeResponses } from './error-responses.js';
+import { optionsOperation, resourcePaths, success } from './operations.js';
+
+const description = `Escalas de trabalho e centros de custo.
+
+Toda operação de \`/api/v1\` pede o cabeçalho \`KEY\`. Os caminhos casam sem distinguir
+maiúsculas e com ou sem uma barra final. Um caminho sem rota responde 404 \`ROUTE_NOT_FOUND\`
+(\`components.responses.RouteNotFound\`); um método que o caminho não aceita responde 405
+\`METHOD_NOT_ALLOWED\` com \`Allow\` (\`components.responses.MethodNotAllowed\`). Toda resposta
+traz \`X-Request-Id\` e \`X-Content-Type-Options: nosniff\`.`;
+
+function healthPath(name: 'live' | 'ready', summary: string): Json {
+  const tags = ['Health'];
+  const codes = name === 'ready' ? (['STORAGE_UNAVAILABLE'] as const) : [];
+  const failures = failuresOf([...codes, 'BAD_REQUEST', 'HEADERS_TOO_LARGE'], routeMessages.unavailable);
+  return {
+    get: {
+      operationId: `health${name === 'live' ? 'Live' : 'Ready'}`,
+      tags,
+      summary,
+      security: [],
+      responses: { '200': success('Tudo certo.', ref('schemas', 'Success'), { success: true }), ...errorResponses(failures, 'value') },
+    },
+    head: {
+      operationId: `head${name === 'live' ? 'Live' : 'Ready'}`,
+      tags,
+      summary: 'Como GET, só cabeçalhos',
+      security: [],
+      responses: { '200': { description: 'Só cabeçalhos.', headers: { 'X-Request-Id': ref('headers', 'XRequestId') } }, ...errorResponses(failures, 'value', false) },
+    },
+    options: optionsOperation(`options${name === 'live' ? 'Live' : 'Ready'}`, tags, ['GET']),
+  };
+}
+
+function docsPaths(): Record<string, Json> {
+  const tags = ['Docs'];
+  const page = (operationId: string, summary: string, mediaType: string, schema: Json) => ({
+    get: {
+      operationId,
+      tags,
+      summary,
+      security: [],
+      responses: {
+        '200': { description: summary, headers: { 'X-Request-Id': ref('headers', 'XRequestId') }, content: { [mediaType]: { schema } } },
+      },
+    },
+  });
+  return {
+    '/openapi.json': page('openApiDocument', 'Este documento', 'application/json', { type: 'object' }),
+    '/docs': page('docsPage', 'A documentação interativa (Swagger UI)', 'text/html', { type: 'string' }),
+  };
+}
+
+/** The OpenAPI 3.1 document of the service, built from the resource descriptions and the problems table. */
+export function openApiDocument(resources: readonly ApiResource[] = apiResources): Json {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'workplan', version: '1.0.0', description },
+    tags: [
+      ...resources.map((r) => ({ name: r.name, description: `/api/v1/${r.singular}, /api/v1/${r.plural}` })),
+      { name: 'Health', description: 'Sem chave.' },
+      { name: 'Docs', description: 'Sem chave.' },
+    ],
+    security: [{ apiKey: [] }],
+    paths: Object.assign(
+      {},
+      ...resources.map((r) => resourcePaths(r)),
+      { '/health/live': healthPath('live', 'O processo atende'), '/health/ready': healthPath('ready', 'O armazenamento responde') },
+      docsPaths(),
+    ) as Json,
+    components: components(resources, routeResponses()),
+  };
+}

@@ -1,0 +1,187 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { MemoryRecordRepository } from '@workplan/adapter-memory';
+import { costCenter, createWorkplan, WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
+import { send, sendRaw, uniqueText, type HttpAnswer } from '@workplan/testing';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerClientError } from '../client-error.js';
+import { ApiKeys } from '../api-keys.js';
+import { createHttpApp } from '../http-app.js';
+import { costCenterResource, workScheduleResource } from '../resources.js';
+import { apiResources } from './api-resources.js';
+import { type Json } from './components.js';
+import { judge, type SchemaCheck } from './conformance.js';
+import { openApiDocument } from './document.js';
+
+const document = openApiDocument();
+const key = 'drift-test-key-0123456789';
+
+// The document's schemas are 2020-12; components go in as $defs so each response compiles alone.
+const ajv = new Ajv2020.default({ strict: true, allErrors: true });
+addFormats.default(ajv);
+const defs = asDefs(document.components);
+const compiled = new WeakMap<Json, ReturnType<typeof ajv.compile>>();
+const check: SchemaCheck = (schema, value) => {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    validate = ajv.compile(JSON.parse(JSON.stringify({ $defs: defs, ...schema }).replaceAll('"#/components/schemas/', '"#/$defs/')) as object);
+    compiled.set(schema, validate);
+  }
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
+};
+
+function asDefs(components: unknown): unknown {
+  return typeof components === 'object' && components !== null && 'schemas' in components ? components.schemas : {};
+}
+
+/** Makes a storage fail on demand, as a lost database does, to reach the 500 and 503 answers. */
+let failure: (() => Error) | undefined;
+function switchable<F extends string>(inner: RecordRepository<F>): RecordRepository<F> {
+  const guard = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => (...args: A) =>
+    failure === undefined ? call(...args) : Promise.reject(failure());
+  return {
+    insert: guard((r, k) => inner.insert(r, k)),
+    update: guard((id, c) => inner.update(id, c)),
+    findById: guard((id) => inner.findById(id)),
+    list: guard((p) => inner.list(p)),
+    delete: guard((id) => inner.delete(id)),
+  };
+}
+
+/** Time-ordered v7 ids, as the service makes them, without a dependency for a test. */
+let sequence = 0;
+const ids = {
+  next: () => {
+    const time = Date.now().toString(16).padStart(12, '0');
+    const rest = (sequence++).toString(16).padStart(18, '0');
+    return `${time.slice(0, 8)}-${time.slice(8)}-7${rest.slice(0, 3)}-8${rest.slice(3, 6)}-${rest.slice(6)}`;
+  },
+};
+
+let server: Server;
+let baseUrl: string;
+const seen = new Set<string>();
+
+beforeAll(async () => {
+  const workplan = createWorkplan({
+    workSchedules: switchable(new MemoryRecordRepository(workSchedule)),
+    costCenters: switchable(new MemoryRecordRepository(costCenter)),
+    ids,
+    maxPageSize: 2,
+  });
+  const app = createHttpApp({
+    resources: [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)],
+    keys: new ApiKeys([key]),
+    isReady: () => Promise.resolve(failure === undefined),
+  });
+  server = createServer(app).listen(0, '127.0.0.1');
+  server.on('clientError', answerClientError);
+  await once(server, 'listening');
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.close();
+  await once(server, 'close');
+});
+
+/** Holds one answer to the document, failing the test on any disagreement. */
+function conforms(method: string, path: string, answer: HttpAnswer, requestBody?: unknown): HttpAnswer {
+  const verdict = judge(document, check, { method, path, requestBody, ...answer });
+  seen.add(verdict.response);
+  expect(verdict.problems).toEqual([]);
+  return answer;
+}
+
+interface Call {
+  readonly key?: string | null;
+  readonly json?: unknown;
+  readonly body?: string;
+  readonly type?: string;
+}
+
+async function exchange(method: string, path: string, call: Call = {}): Promise<HttpAnswer> {
+  const body = call.body ?? (call.json === undefined ? undefined : JSON.stringify(call.json));
+  const headers = {
+    ...(call.key === null ? {} : { key: call.key ?? key }),
+    ...(body === undefined ? {} : { 'content-type': call.type ?? 'application/json' }),
+  };
+  return conforms(method, path, await send(baseUrl, { method, path, headers, ...(body === undefined ? {} : { body }) }), call.json);
+}
+
+async function raw(method: string, path: string, header: string): Promise<HttpAnswer> {
+  return conforms(method, path, await sendRaw(baseUrl, `${method} ${path} HTTP/1.1\r\nHost: x\r\n${header}\r\n\r\n`));
+}
+
+const methods = ['get', 'head', 'post', 'put', 'delete'];
+const operations = Object.entries(document.paths as Record<string, Json>).flatMap(([template, item]) =>
+  Object.keys(item)
+    .filter((m) => methods.includes(m))
+    .map((m) => ({ template, method: m.toUpperCase(), statuses: Object.keys((item[m] as { responses: Json }).responses) })),
+);
+
+describe('every answer agrees with openapi.json', () => {
+  it.each(apiResources)('$singular: success, and each failure of its own', async ({ singular, plural, field }) => {
+    const one = `/api/v1/${singular}`;
+    const created = await exchange('POST', one, { json: { [field]: uniqueText() } });
+    const id = (created.json as { data: { id: string } }).data.id;
+    const other = (await exchange('POST', one, { json: { [field]: uniqueText() } })).json as { data: Json };
+    await exchange('POST', one, { json: { [field]: uniqueText() } });
+    for (const path of [one, `${one}/${id}`]) {
+      const method = path === one ? 'POST' : 'PUT';
+      await exchange(method, path, { body: '{"x":' });
+      await exchange(method, path, { json: { [field]: ' ' } });
+      await exchange(method, path, { json: other.data });
+      await exchange(method, path, { json: { [field]: 'x' }, type: 'text/plain' });
+      await exchange(method, path, { body: JSON.stringify({ [field]: 'x', pad: 'a'.repeat(17_000) }) });
+    }
+    await exchange('PUT', `${one}/${id}`, { json: { [field]: uniqueText() } });
+    await exchange('PUT', `${one}/nao-existe`, { json: { [field]: uniqueText() } });
+    for (const method of ['GET', 'HEAD']) {
+      await exchange(method, `${one}/${id}`);
+      await exchange(method, `${one}/nao-existe`);
+      await exchange(method, `${one}/%E0%A4%A`);
+      for (const list of [`/api/v1/${plural}`, `/api/v1/${plural}/1`, `/api/v1/${plural}/0/1`, `/api/v1/${plural}/abc`, `/api/v1/${plural}/0/abc`]) {
+        await exchange(method, list);
+      }
+    }
+    await exchange('DELETE', `${one}/${id}`);
+    await exchange('DELETE', `${one}/${id}`);
+    for (const path of [one, `${one}/x`, `/api/v1/${plural}`, `/api/v1/${plural}/1`, `/api/v1/${plural}/0/1`]) {
+      await exchange('OPTIONS', path, { key: null });
+      await exchange('PATCH', path, { key: null });
+    }
+    await exchange('GET', `/api/v1/${singular}/x/y`, { key: null });
+  });
+
+  it('health, docs and unknown routes', async () => {
+    for (const path of ['/health/live', '/health/ready', '/openapi.json', '/docs']) await exchange('GET', path, { key: null });
+    for (const path of ['/health/live', '/health/ready']) {
+      await exchange('HEAD', path, { key: null });
+      await exchange('OPTIONS', path, { key: null });
+    }
+    await exchange('GET', '/api/v2/scales', { key: null });
+  });
+
+  it.each(operations)('$method $template: 401, 500, 503, 400 and 431 where listed', async ({ template, method, statuses }) => {
+    const path = template.replace('{id}', 'x').replace('{skip}', '0').replace('{limit}', '1');
+    const listed = (status: string) => statuses.includes(status);
+    const json = method === 'POST' || method === 'PUT' ? { value: uniqueText(), title: uniqueText() } : undefined;
+    if (listed('401')) await exchange(method, path, { key: null, json });
+    for (const [status, fail] of [['500', () => new Error('boom')], ['503', () => WorkplanError.storageUnavailable(new Error('timeout'))]] as const) {
+      if (!listed(status)) continue;
+      failure = fail;
+      await exchange(method, path, { json }).finally(() => { failure = undefined; });
+    }
+    if (listed('400')) await raw(method, path, 'KE\x01Y: a');
+    if (listed('431')) await raw(method, path, `X-Big: ${'a'.repeat(20_000)}`);
+  });
+
+  it('has been answered with every status the document lists, except 429 (only with RATE_LIMIT_PER_MINUTE)', () => {
+    const documented = operations.flatMap(({ template, method, statuses }) => statuses.map((status) => `${method} ${template} ${status}`));
+    expect(documented.filter((r) => !seen.has(r) && !r.endsWith(' 429'))).toEqual([]);
+  });
+});

@@ -1,0 +1,86 @@
+import { type ErrorCode } from '../problems.js';
+import { type ApiResource } from './api-resources.js';
+import { EXAMPLE_ID, ref, type Json } from './components.js';
+import { errorResponses, failuresOf } from './error-responses.js';
+
+/** What any operation under `/api` can fail with, beyond its own failures. */
+const apiFailures: readonly ErrorCode[] = ['BAD_REQUEST', 'UNAUTHORIZED', 'RATE_LIMITED', 'HEADERS_TOO_LARGE', 'INTERNAL', 'STORAGE_UNAVAILABLE'];
+const bodyFailures: readonly ErrorCode[] = ['INVALID_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONFLICT'];
+
+const requestId = { 'X-Request-Id': ref('headers', 'XRequestId') };
+
+/** A JSON success answer of `schema`, with its example. */
+export function success(description: string, schema: Json, example: unknown, headers: Json = {}): Json {
+  return { description, headers: { ...requestId, ...headers }, content: { 'application/json': { schema, example } } };
+}
+
+/** The answer to OPTIONS on a path: 204 with `Allow`, exactly as the route table computes it. */
+export function optionsOperation(operationId: string, tags: readonly string[], methods: readonly string[]): Json {
+  const allow = [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'].join(', ');
+  return {
+    operationId,
+    tags,
+    summary: 'Métodos do caminho (sem chave)',
+    security: [],
+    responses: {
+      '204': {
+        description: 'Sem corpo; `Allow` lista os métodos.',
+        headers: { ...requestId, Allow: { required: true, schema: { type: 'string', const: allow } } },
+      },
+    },
+  };
+}
+
+/** The path items of one resource: create, update, find, delete, and the three list forms. */
+export function resourcePaths(resource: ApiResource, base = '/api/v1'): Record<string, Json> {
+  const { name, singular, plural, field, messages } = resource;
+  const tags = [name];
+  const record = { id: EXAMPLE_ID, [field]: resource.sample, createdAt: '2026-11-22T14:36:43.123Z', updatedAt: '2026-11-22T14:36:43.123Z' };
+  const one = success(`A ${resource.one}.`, ref('schemas', `${name}Envelope`), { success: true, data: record });
+  const many = success(`As ${resource.many}, das mais antigas às mais novas.`, ref('schemas', `${name}ListEnvelope`), { success: true, data: [record] }, { Link: ref('headers', 'Link') });
+  const body = { required: true, content: { 'application/json': { schema: ref('schemas', `${name}Input`), example: { [field]: resource.sample } } } };
+
+  const operation = (operationId: string, summary: string, message: string, codes: readonly ErrorCode[], ok: Record<string, Json>, extra: Json = {}) => ({
+    operationId,
+    tags,
+    summary,
+    ...extra,
+    responses: { ...ok, ...errorResponses(failuresOf([...codes, ...apiFailures], message), field) },
+  });
+  // HEAD answers as GET without a body: same statuses, same headers.
+  const head = (operationId: string, message: string, codes: readonly ErrorCode[], okHeaders: Json = {}) => ({
+    operationId,
+    tags,
+    summary: 'Como GET, só cabeçalhos',
+    responses: {
+      '200': { description: 'Só cabeçalhos.', headers: { ...requestId, ...okHeaders } },
+      ...errorResponses(failuresOf([...codes, ...apiFailures], message), field, false),
+    },
+  });
+  const list = (suffix: string, summary: string, codes: readonly ErrorCode[], parameters: readonly string[]) => ({
+    parameters: parameters.map((p) => ref('parameters', p)),
+    get: operation(`list${name}s${suffix}`, summary, messages.list, codes, { '200': many }),
+    head: head(`head${name}s${suffix}`, messages.list, codes, { Link: ref('headers', 'Link') }),
+    options: optionsOperation(`options${name}s${suffix}`, tags, ['GET']),
+  });
+  const created = success(`A ${resource.one} criada.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location') });
+  const deleted = success(`A ${resource.one} foi apagada.`, ref('schemas', 'Success'), { success: true });
+
+  return {
+    [`${base}/${singular}`]: {
+      post: operation(`create${name}`, `Cria uma ${resource.one}`, messages.create, bodyFailures, { '201': created }, { requestBody: body }),
+      options: optionsOperation(`options${name}`, tags, ['POST']),
+    },
+    [`${base}/${singular}/{id}`]: {
+      parameters: [ref('parameters', 'id')],
+      get: operation(`find${name}`, `Retorna uma ${resource.one}`, messages.find, ['NOT_FOUND'], { '200': one }),
+      head: head(`head${name}`, messages.find, ['NOT_FOUND']),
+      put: operation(`update${name}`, `Atualiza uma ${resource.one}`, messages.update, [...bodyFailures, 'NOT_FOUND'], { '200': one }, { requestBody: body }),
+      delete: operation(`delete${name}`, `Apaga uma ${resource.one}`, messages.delete, ['NOT_FOUND'], { '200': deleted }),
+      options: optionsOperation(`options${name}Id`, tags, ['GET', 'PUT', 'DELETE']),
+    },
+    [`${base}/${plural}`]: list('', `Lista as ${resource.many} (até o máximo da página)`, [], []),
+    [`${base}/${plural}/{limit}`]: list('UpTo', `Lista as primeiras {limit} ${resource.many}`, ['INVALID_PAGINATION'], ['limit']),
+    [`${base}/${plural}/{skip}/{limit}`]: list('Page', `Lista {limit} ${resource.many} depois de pular {skip}`, ['INVALID_PAGINATION'], ['skip', 'limit']),
+  };
+}
