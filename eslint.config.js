@@ -17,6 +17,8 @@ export default defineConfig(
     rules: {
       // An async method that never awaits still turns a throw into a rejection, as ports promise.
       '@typescript-eslint/require-await': 'off',
+      // Express tells error handlers by their arity, so an unused `_next` must stay.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
     },
   },

@@ -4,12 +4,14 @@ import { type ApiKeys } from './api-keys.js';
 import { sendSuccess } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
 import { operation, readJsonBody, requireJsonMediaType, requireKey } from './middleware.js';
+import { noRateLimits, type RateLimits } from './rate-limits.js';
 import { type HttpResource, type Operation } from './resources.js';
 import { routeTable, type RouteMethods } from './route-table.js';
 
 export interface ApiRouterOptions {
   readonly resources: readonly HttpResource[];
   readonly keys: ApiKeys;
+  readonly rateLimits?: RateLimits;
   /** Where the router is mounted, for `Location` and `Link`; `/api/v1` by default. */
   readonly basePath?: string;
 }
@@ -19,16 +21,23 @@ export function createApiRouter(options: ApiRouterOptions): Router {
   const router = Router({ caseSensitive: false, strict: false });
   const basePath = options.basePath ?? '/api/v1';
   for (const resource of options.resources) {
-    routeTable(router, resourceRoutes(resource, options.keys, basePath));
+    routeTable(router, resourceRoutes(resource, options.keys, options.rateLimits ?? noRateLimits, basePath));
   }
   return router;
 }
 
-function resourceRoutes(resource: HttpResource, keys: ApiKeys, basePath: string): Record<string, RouteMethods> {
+function resourceRoutes(
+  resource: HttpResource,
+  keys: ApiKeys,
+  limits: RateLimits,
+  basePath: string,
+): Record<string, RouteMethods> {
   const { catalog, singular, plural } = resource;
   const guarded = (op: Operation, route: string, ...handlers: RequestHandler[]): RequestHandler[] => [
     operation(resource.messages[op], `${basePath}${route}`),
+    ...limits.beforeKey,
     requireKey(keys),
+    ...limits.afterKey,
     ...handlers,
   ];
   const withBody = [requireJsonMediaType, ...readJsonBody];

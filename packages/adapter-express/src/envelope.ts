@@ -6,6 +6,7 @@ import { contextOf } from './request-context.js';
 
 /** Answers `{ success: true, data }`, or `{ success: true }` when there is no data. */
 export function sendSuccess(res: Response, status: number, data?: unknown): void {
+  if (res.headersSent) return; // The deadline answered first; the late result is dropped.
   res.status(status).json(data === undefined ? { success: true } : { success: true, data });
 }
 

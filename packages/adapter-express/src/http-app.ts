@@ -1,11 +1,16 @@
-import express, { Router, type ErrorRequestHandler, type Express, type Request } from 'express';
+import express, { Router, type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { type ApiKeys } from './api-keys.js';
 import { createApiRouter } from './api-router.js';
 import { problemOf, sendProblem, sendSuccess } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
+import { corsPolicy } from './cors-policy.js';
+import { deadline } from './deadline.js';
 import { identifyRequest, operation } from './middleware.js';
+import { docsRouter } from './openapi/index.js';
 import { routeMessages } from './problems.js';
+import { noRateLimits, rateLimitsOf } from './rate-limits.js';
 import { type HttpResource } from './resources.js';
+import { type ResponseObserver } from './response-observer.js';
 import { routeTable } from './route-table.js';
 
 export interface HttpAppOptions {
@@ -15,6 +20,18 @@ export interface HttpAppOptions {
   readonly isReady: () => Promise<boolean>;
   /** Told of every failure answered 500, which callers never see the details of. */
   readonly onUnexpectedError?: (error: unknown, req: Request) => void;
+  /** Told of every answered request, for logs and metrics. */
+  readonly onResponse?: ResponseObserver;
+  /** Requests a minute per key, and failed key attempts a minute per client address. */
+  readonly rateLimitPerMinute?: number;
+  /** Origins whose browser pages may call the API; none by default. */
+  readonly corsOrigins?: readonly string[];
+  /** Express's `trust proxy`: which proxies' `X-Forwarded-For` names the client. */
+  readonly trustProxy?: boolean | number | string;
+  /** A request not answered within this many milliseconds is answered 503. */
+  readonly requestTimeoutMs?: number;
+  /** More routes, mounted before the 404 fallback (such as `/metrics`). */
+  readonly routes?: readonly RequestHandler[];
 }
 
 /** The whole HTTP face of the service: `/api/v1`, `/health`, and the envelope for everything else. */
@@ -22,9 +39,15 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(identifyRequest);
-  app.use('/api/v1', createApiRouter({ resources: options.resources, keys: options.keys }));
+  if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
+  app.use(identifyRequest(options.onResponse));
+  if (options.requestTimeoutMs !== undefined) app.use(deadline(options.requestTimeoutMs));
+  if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) app.use(corsPolicy(options.corsOrigins));
+  const rateLimits = options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute);
+  app.use('/api/v1', createApiRouter({ resources: options.resources, keys: options.keys, rateLimits }));
   app.use('/health', healthRouter(options.isReady));
+  app.use(docsRouter());
+  for (const route of options.routes ?? []) app.use(route);
   app.use((_req, _res, next) => {
     next(new HttpFailure('ROUTE_NOT_FOUND'));
   });
@@ -34,12 +57,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
 function healthRouter(isReady: () => Promise<boolean>): Router {
   const router = Router({ caseSensitive: false, strict: false });
-  const unavailable = operation(routeMessages.unavailable, '/health');
+  const health = (route: string) => operation(routeMessages.unavailable, route);
   routeTable(router, {
-    '/live': { get: [unavailable, (_req, res) => { sendSuccess(res, 200); }] },
+    '/live': { get: [health('/health/live'), (_req, res) => { sendSuccess(res, 200); }] },
     '/ready': {
       get: [
-        unavailable,
+        health('/health/ready'),
         async (_req, res) => {
           const ready = await isReady().catch(() => false);
           if (!ready) throw new HttpFailure('STORAGE_UNAVAILABLE', { 'Retry-After': '2' });
@@ -52,13 +75,10 @@ function healthRouter(isReady: () => Promise<boolean>): Router {
 }
 
 function answerFailure(onUnexpectedError: HttpAppOptions['onUnexpectedError']): ErrorRequestHandler {
-  return (error: unknown, req, res, next) => {
-    if (res.headersSent) {
-      next(error);
-      return;
-    }
+  return (error: unknown, req, res, _next) => {
     const problem = problemOf(error);
     if (problem.code === 'INTERNAL') onUnexpectedError?.(error, req);
-    sendProblem(res, problem);
+    // Already answered (by the deadline): the late failure has no one left to tell.
+    if (!res.headersSent) sendProblem(res, problem);
   };
 }

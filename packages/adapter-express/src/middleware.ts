@@ -4,20 +4,27 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { type ApiKeys } from './api-keys.js';
 import { HttpFailure } from './http-failure.js';
 import { beginContext, contextOf } from './request-context.js';
+import { observeResponse, type ResponseObserver } from './response-observer.js';
 
 /** The contract's body size limit. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 const VISIBLE_ASCII_ID = /^[\x21-\x7E]{1,128}$/u;
 
-/** Gives the request its id (the caller's when well formed) and the headers every answer carries. */
-export function identifyRequest(req: Request, res: Response, next: NextFunction): void {
-  const given = req.headers['x-request-id'];
-  const requestId = typeof given === 'string' && VISIBLE_ASCII_ID.test(given) ? given : randomUUID();
-  beginContext(res, requestId);
-  res.setHeader('X-Request-Id', requestId);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  next();
+/**
+ * Gives the request its id (the caller's when well formed) and the headers every answer
+ * carries, and has `observe` told of the answer.
+ */
+export function identifyRequest(observe?: ResponseObserver): RequestHandler {
+  return (req, res, next) => {
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && VISIBLE_ASCII_ID.test(given) ? given : randomUUID();
+    beginContext(res, requestId);
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (observe !== undefined) observeResponse(req, res, observe);
+    next();
+  };
 }
 
 /** Names the operation the route matched, so every failure from here on carries its message. */

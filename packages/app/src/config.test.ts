@@ -14,6 +14,12 @@ describe('parseConfig', () => {
       mongodbTimeoutMs: 2000,
       warnings: [],
       listMaxLimit: 1000,
+      logLevel: 'info',
+      metrics: true,
+      rateLimitPerMinute: undefined,
+      trustProxy: undefined,
+      corsOrigins: [],
+      requestTimeoutMs: 10_000,
     });
   });
 
@@ -59,6 +65,31 @@ describe('parseConfig', () => {
     expect(parseConfig({ MONGODB_URI: 'mongodb://db/' }).warnings).toEqual([
       'MONGODB_URI is set but STORAGE is not mongodb: it is ignored',
     ]);
+  });
+
+  it('reads the production settings', () => {
+    const config = parseConfig({
+      LOG_LEVEL: 'warn',
+      METRICS: 'off',
+      RATE_LIMIT_PER_MINUTE: '600',
+      TRUST_PROXY: '1',
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      REQUEST_TIMEOUT_MS: '2500',
+    });
+    expect(config).toMatchObject({
+      logLevel: 'warn',
+      metrics: false,
+      rateLimitPerMinute: 600,
+      trustProxy: 1,
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      requestTimeoutMs: 2500,
+    });
+  });
+
+  it('refuses bad production settings, one sentence each', () => {
+    expect(() => parseConfig({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud"');
+    expect(() => parseConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow('not an origin');
+    expect(() => parseConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow('RATE_LIMIT_PER_MINUTE must be a whole number');
   });
 
   it('asks for MONGODB_URI when STORAGE is mongodb', () => {

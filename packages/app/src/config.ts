@@ -17,7 +17,19 @@ export interface Config {
   /** Settings that do nothing as given; printed at start-up. */
   readonly warnings: readonly string[];
   readonly listMaxLimit: number;
+  readonly logLevel: LogLevel;
+  readonly metrics: boolean;
+  /** Requests a minute per key (and failed key attempts per address); unset means no limit. */
+  readonly rateLimitPerMinute: number | undefined;
+  /** Express's `trust proxy`, as given: `true`, a hop count, or addresses / subnets. */
+  readonly trustProxy: boolean | number | string | undefined;
+  readonly corsOrigins: readonly string[];
+  /** A request not answered in this time is answered 503. */
+  readonly requestTimeoutMs: number;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The shortest key the service accepts. */
 export const MIN_KEY_LENGTH = 16;
@@ -55,6 +67,12 @@ export function parseConfig(env: Env): Config {
     mongodbTimeoutMs: read(() => integerSetting(env, 'MONGODB_TIMEOUT_MS', 2000, 100, 60_000), 0),
     warnings: [],
     listMaxLimit: read(() => integerSetting(env, 'LIST_MAX_LIMIT', DEFAULT_MAX_PAGE_SIZE, 1, 100_000), 1),
+    logLevel: read(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
+    metrics: read(() => oneOf(env, 'METRICS', ['on', 'off'], 'on'), 'on') === 'on',
+    rateLimitPerMinute: read(() => optionalInteger(env, 'RATE_LIMIT_PER_MINUTE', 1, 1_000_000), undefined),
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
+    corsOrigins: read(() => originList(env.CORS_ORIGINS ?? ''), []),
+    requestTimeoutMs: read(() => integerSetting(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000), 0),
   };
   if (config.storage === 'mongodb' && config.mongodbUri === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');
@@ -83,6 +101,35 @@ function integerSetting(env: Env, name: string, fallback: number, min: number, m
   const value = /^[0-9]+$/u.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max)) throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
   return value;
+}
+
+function optionalInteger(env: Env, name: string, min: number, max: number): number | undefined {
+  return blankToUndefined(env[name]) === undefined ? undefined : integerSetting(env, name, min, min, max);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = textSetting(env, name, fallback);
+  const found = allowed.find((value) => value === raw);
+  if (found === undefined) throw new Error(`${name} must be one of ${allowed.join(', ')}, not "${raw}"`);
+  return found;
+}
+
+/** Comma-separated origins, each a scheme, host and optional port, as browsers send them. */
+function originList(text: string): string[] {
+  const origins = text.split(',').map((o) => o.trim()).filter((o) => o.length > 0);
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new Error(`CORS_ORIGINS holds "${origin}", which is not an origin such as https://app.example.com`);
+    }
+  }
+  return origins;
+}
+
+function trustProxySetting(raw: string | undefined): Config['trustProxy'] {
+  const value = blankToUndefined(raw);
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^[0-9]+$/u.test(value) ? Number(value) : value;
 }
 
 function textSetting(env: Env, name: string, fallback: string): string {

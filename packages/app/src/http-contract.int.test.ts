@@ -14,6 +14,7 @@ await describeWithTestDatabase('app on MongoDB', (database) => {
       STORAGE: 'mongodb',
       MONGODB_URI: database.uri,
       LIST_MAX_LIMIT: '50',
+      LOG_LEVEL: 'silent',
     });
     const service = await startService(config);
     await untilReady(service.url);

@@ -2,7 +2,9 @@ import { type RequestListener } from 'node:http';
 import { type ApiKeys } from '@workplan/adapter-express';
 import { type Clock, type IdGenerator, type RecordRepository, type Workplan } from '@workplan/core';
 import { type ServiceIdentifier } from 'inversify';
+import { type Logger } from 'pino';
 import { type Config } from './config.js';
+import { type ServiceMetrics } from './metrics.js';
 
 /** The storage's life outside its repositories: readiness for `/health/ready`, and closing. */
 export interface StorageLifecycle {
@@ -22,5 +24,8 @@ export const ids = {
   costCenterRepository: Symbol('CostCenterRepository') as ServiceIdentifier<RecordRepository<'title'>>,
   storage: Symbol('StorageLifecycle') as ServiceIdentifier<StorageLifecycle>,
   workplan: Symbol('Workplan') as ServiceIdentifier<Workplan>,
+  logger: Symbol('Logger') as ServiceIdentifier<Logger>,
+  /** `null` when METRICS=off. */
+  metrics: Symbol('ServiceMetrics') as ServiceIdentifier<ServiceMetrics | null>,
   httpApp: Symbol('HttpApp') as ServiceIdentifier<RequestListener>,
 } as const;

@@ -6,6 +6,8 @@ import { ContainerModule } from 'inversify';
 import { v7 as uuidV7 } from 'uuid';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
+import { createLogger, logAnswered } from './logger.js';
+import { ServiceMetrics } from './metrics.js';
 import { MongoConnection } from './mongo-connection.js';
 
 /** The domain: the catalogs over whichever repositories the storage module bound. */
@@ -35,33 +37,50 @@ export const memoryStorageModule = new ContainerModule(({ bind }) => {
 /** MongoDB: one client for both repositories, gated until its indexes exist. */
 export function mongoStorageModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
+    // Resolved here, at start-up, so the connection can report its retries.
+    const warn = (message: string) => {
+      console.warn(message);
+    };
     const storage = new MongoStorage({
       uri: config.mongodbUri ?? '',
       serverSelectionTimeoutMS: config.mongodbTimeoutMs,
     });
-    const connection = new MongoConnection(storage, (message) => {
-      console.warn(message);
-    });
+    const connection = new MongoConnection(storage, warn);
     bind(ids.storage).toConstantValue(connection);
     bind(ids.workScheduleRepository).toConstantValue(connection.gate(storage.workSchedules));
     bind(ids.costCenterRepository).toConstantValue(connection.gate(storage.costCenters));
   });
 }
 
+/** Logs and metrics, made once for the process. */
+export const observabilityModule = new ContainerModule(({ bind }) => {
+  bind(ids.logger).toResolvedValue((config) => createLogger(config), [ids.config]);
+  bind(ids.metrics).toResolvedValue((config) => (config.metrics ? new ServiceMetrics() : null), [ids.config]);
+});
+
 /** The HTTP face, built once; nothing is looked up in the container per request. */
 export const httpModule = new ContainerModule(({ bind }) => {
   bind(ids.httpApp)
     .toResolvedValue(
-      (workplan, apiKeys, storage) =>
+      (workplan, apiKeys, storage, config, logger, metrics) =>
         createHttpApp({
           resources: [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)],
           keys: apiKeys,
           isReady: () => storage.isReady(),
           onUnexpectedError: (error) => {
-            console.error('unexpected error while serving a request', error);
+            logger.error({ err: error }, 'unexpected error while serving a request');
           },
+          onResponse: (answered) => {
+            logAnswered(logger, answered);
+            metrics?.observe(answered);
+          },
+          ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
+          ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
+          corsOrigins: config.corsOrigins,
+          requestTimeoutMs: config.requestTimeoutMs,
+          routes: metrics === null ? [] : [metrics.router()],
         }),
-      [ids.workplan, ids.apiKeys, ids.storage],
+      [ids.workplan, ids.apiKeys, ids.storage, ids.config, ids.logger, ids.metrics],
     )
     .inSingletonScope();
 });

@@ -83,7 +83,7 @@ describe.skipIf(ferretdb === undefined)('the app through a MongoDB outage', () =
   it('serves live but not ready while the database is down at start, then comes up with it', async () => {
     database = new OwnDatabase(ferretdb ?? '', await freePort(), await mkdtemp(join(tmpdir(), 'workplan-outage-')));
     const uri = `mongodb://127.0.0.1:${database.port}/workplan_outage`;
-    service = await startService(parseConfig({ PORT: '0', API_KEYS: key, STORAGE: 'mongodb', MONGODB_URI: uri }));
+    service = await startService(parseConfig({ PORT: '0', API_KEYS: key, STORAGE: 'mongodb', MONGODB_URI: uri, LOG_LEVEL: 'silent' }));
     expect((await send(service.url, { path: '/health/live' })).status).toBe(200);
     expect((await send(service.url, { path: '/health/ready' })).status).toBe(503);
     expect((await call('GET', '/api/v1/scales')).status).toBe(503);

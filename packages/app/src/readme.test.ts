@@ -20,7 +20,7 @@ describe('README', () => {
   it('runs every curl example of "Try it" as written, each answering success', async () => {
     const script = await tryItBlock();
     const service = await startService(
-      parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: 'local-dev-key-0123456789' }),
+      parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: 'local-dev-key-0123456789', LOG_LEVEL: 'silent' }),
     );
     try {
       // Only the port differs: the README's app listens on 3000, this one on a free port.

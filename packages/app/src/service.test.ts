@@ -7,7 +7,7 @@ import { parseConfig } from './config.js';
 import { readKeyFile } from './key-source.js';
 import { startService } from './service.js';
 
-const base = { PORT: '0', HOST: '127.0.0.1' };
+const base = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
 
 async function keyFile(text: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'workplan-keys-')), 'keys');

@@ -33,6 +33,11 @@ export async function startService(config: Config): Promise<RunningService> {
   storage.open();
   const server = createServer(container.get(ids.httpApp));
   server.on('clientError', answerClientError);
+  // Set on purpose: slow senders lose their socket, and idle keep-alive outlives a load
+  // balancer's usual 60 s so the balancer, not us, closes idle connections.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 65_000;
   server.listen(config.port, config.host);
   await once(server, 'listening');
   return {

@@ -1,0 +1,31 @@
+import { type Request, type Response } from 'express';
+import { contextOf } from './request-context.js';
+
+/** What logs and metrics learn of each answered request; never the key, never the raw path. */
+export interface AnsweredRequest {
+  readonly requestId: string;
+  readonly method: string;
+  /** The route pattern, such as `/api/v1/scale/:id`; `unmatched` when none matched. */
+  readonly route: string;
+  readonly status: number;
+  readonly durationMs: number;
+  readonly keyFingerprint: string | undefined;
+}
+
+export type ResponseObserver = (answered: AnsweredRequest) => void;
+
+/** Tells `observe` of the request once its answer is written. */
+export function observeResponse(req: Request, res: Response, observe: ResponseObserver): void {
+  const started = performance.now();
+  res.once('finish', () => {
+    const context = contextOf(res);
+    observe({
+      requestId: context.requestId,
+      method: req.method,
+      route: context.route ?? 'unmatched',
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+      keyFingerprint: context.keyFingerprint,
+    });
+  });
+}

@@ -1,0 +1,47 @@
+import { type AnsweredRequest } from '@workplan/adapter-express';
+import { Router } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** The service's Prometheus metrics, in a registry of its own (so tests can make several). */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly #requests = new Counter({
+    name: 'workplan_http_requests_total',
+    help: 'Answered HTTP requests, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly #duration = new Histogram({
+    name: 'workplan_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly #storageErrors = new Counter({
+    name: 'workplan_storage_unavailable_total',
+    help: 'Requests answered 503 because the storage did not answer in time',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Counts one answered request. */
+  observe(answered: AnsweredRequest): void {
+    const labels = { method: answered.method, route: answered.route, status: String(answered.status) };
+    this.#requests.inc(labels);
+    this.#duration.observe(labels, answered.durationMs / 1000);
+    if (answered.status === 503) this.#storageErrors.inc();
+  }
+
+  /** `GET /metrics` in Prometheus text format; no key, so keep it off the public edge. */
+  router(): Router {
+    const router = Router();
+    router.get('/metrics', async (_req, res) => {
+      res.type(this.registry.contentType).send(await this.registry.metrics());
+    });
+    return router;
+  }
+}
