@@ -77,8 +77,23 @@ class EmptyBodyError extends Error {
   readonly type = 'entity.verify.failed';
 }
 
+/**
+ * Refuses a body whose declared length is over the limit before reading any of it
+ * (body-parser would read it all first), closing the connection so the rest is never read.
+ */
+function refuseDeclaredOversize(req: Request, res: Response, next: NextFunction): void {
+  const declared = Number(req.headers['content-length']);
+  if (declared > BODY_LIMIT_BYTES) {
+    res.setHeader('Connection', 'close');
+    next(new HttpFailure('PAYLOAD_TOO_LARGE'));
+    return;
+  }
+  next();
+}
+
 /** Reads the JSON document: size limit, then syntax; any JSON value, the core judges its shape. */
 export const readJsonBody: RequestHandler[] = [
+  refuseDeclaredOversize,
   express.json({
     limit: BODY_LIMIT_BYTES,
     strict: false,

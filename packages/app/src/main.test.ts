@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
@@ -40,5 +43,62 @@ describe('main', () => {
     expect(code).toBe(1);
     expect(app.output()).toContain('PORT must be a whole number from 0 to 65535, not "eighty"');
     expect(app.output()).toContain('STORAGE must be memory or mongodb, not "paper"');
+  });
+
+  it('logs one JSON line per request with the route pattern and key fingerprint, never the key', async () => {
+    const key = 'production-key-0123456789';
+    const app = run({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', API_KEYS: key });
+    const [, url = ''] = await app.printed(/listening on (http:\S+)/u);
+    await send(url, { path: '/api/v1/scale/an-id', headers: { key, 'x-request-id': 'log-test-1' } });
+    const [line = ''] = await app.printed(/\{[^\n]*"requestId":"log-test-1"[^\n]*\}/u);
+    expect(JSON.parse(line)).toMatchObject({
+      level: 30,
+      requestId: 'log-test-1',
+      method: 'GET',
+      route: '/api/v1/scale/:id',
+      status: 404,
+      durationMs: expect.any(Number) as unknown,
+      key: expect.stringMatching(/^[0-9a-f]{8}$/u) as unknown,
+    });
+    expect(app.output()).not.toContain(key);
+    expect(app.output()).not.toContain('an-id');
+    app.child.kill('SIGTERM');
+    await app.exited;
+  });
+
+  it('serves Prometheus metrics by route pattern at /metrics, and none with METRICS=off', async () => {
+    const key = 'metrics-key-0123456789';
+    const app = run({ PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LOG_LEVEL: 'silent' });
+    const [, url = ''] = await app.printed(/listening on (http:\S+)/u);
+    await send(url, { path: '/api/v1/costCenters', headers: { key } });
+    const metrics = await send(url, { path: '/metrics' });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/u);
+    expect(metrics.text).toContain('workplan_http_requests_total{method="GET",route="/api/v1/costCenters",status="200"} 1');
+    expect(metrics.text).toContain('workplan_http_request_duration_seconds_bucket');
+    expect(metrics.text).toContain('process_resident_memory_bytes');
+    app.child.kill('SIGTERM');
+    await app.exited;
+
+    const off = run({ PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LOG_LEVEL: 'silent', METRICS: 'off' });
+    const [, offUrl = ''] = await off.printed(/listening on (http:\S+)/u);
+    expect((await send(offUrl, { path: '/metrics' })).status).toBe(404);
+    off.child.kill('SIGTERM');
+    await off.exited;
+  });
+
+  it('rotates keys from the key file on SIGHUP', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'workplan-hup-')), 'keys');
+    await writeFile(file, 'first-key-0123456789\n');
+    const app = run({ PORT: '0', HOST: '127.0.0.1', API_KEYS_FILE: file, LOG_LEVEL: 'silent' });
+    const [, url = ''] = await app.printed(/listening on (http:\S+)/u);
+    const status = async (key: string) => (await send(url, { path: '/api/v1/scales', headers: { key } })).status;
+    expect(await status('first-key-0123456789')).toBe(200);
+    await writeFile(file, 'second-key-0123456789\n');
+    app.child.kill('SIGHUP');
+    await app.printed(/keys reloaded/u);
+    expect([await status('first-key-0123456789'), await status('second-key-0123456789')]).toEqual([401, 200]);
+    app.child.kill('SIGTERM');
+    await app.exited;
   });
 });

@@ -1,0 +1,153 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { MemoryRecordRepository } from '@workplan/adapter-memory';
+import { costCenter, createWorkplan, workSchedule, type RecordRepository } from '@workplan/core';
+import { expectProblem, send } from '@workplan/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiKeys } from './api-keys.js';
+import { createHttpApp, type HttpAppOptions } from './http-app.js';
+import { costCenterResource, workScheduleResource } from './resources.js';
+import { type AnsweredRequest } from './response-observer.js';
+
+const key = 'production-test-key-01';
+let server: Server | undefined;
+
+async function serve(
+  options: Partial<HttpAppOptions> = {},
+  workSchedules: RecordRepository<'value'> = new MemoryRecordRepository(workSchedule),
+): Promise<string> {
+  const workplan = createWorkplan({
+    workSchedules,
+    costCenters: new MemoryRecordRepository(costCenter),
+    ids: { next: () => crypto.randomUUID() },
+  });
+  const app = createHttpApp({
+    resources: [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)],
+    keys: new ApiKeys([key]),
+    isReady: () => Promise.resolve(true),
+    ...options,
+  });
+  server = createServer(app).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  server?.close();
+  server?.closeAllConnections();
+  if (server !== undefined) await once(server, 'close');
+  server = undefined;
+});
+
+describe('rate limits', () => {
+  it('answers a key over its requests a minute with 429, Retry-After and the RateLimit headers', async () => {
+    const baseUrl = await serve({ rateLimitPerMinute: 3 });
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await send(baseUrl, { path: '/api/v1/scales', headers: { key } })).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    const limited = await send(baseUrl, { path: '/api/v1/scales', headers: { key } });
+    expectProblem(limited, 429, 'RATE_LIMITED', 'Não foi possível retornar as escalas de trabalho.');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Both policies speak: failed key attempts by address, and requests by key.
+    expect(limited.headers.ratelimit).toMatch(/"requests"; ?r=0; ?t=\d+/u);
+    expect(limited.headers['ratelimit-policy']).toMatch(/"requests"; ?q=3; ?w=60/u);
+  });
+
+  it('limits failed key attempts per address, not successful ones', async () => {
+    const baseUrl = await serve({ rateLimitPerMinute: 2 });
+    const wrong = () => send(baseUrl, { path: '/api/v1/scales', headers: { key: 'wrong-key-0123456789' } });
+    expect([(await wrong()).status, (await wrong()).status]).toEqual([401, 401]);
+    expectProblem(await wrong(), 429, 'RATE_LIMITED', 'Não foi possível retornar as escalas de trabalho.');
+  });
+
+  it('takes the client address from X-Forwarded-For only when told to trust the proxy', async () => {
+    const baseUrl = await serve({ rateLimitPerMinute: 1, trustProxy: true });
+    const wrongFrom = (address: string) =>
+      send(baseUrl, { path: '/api/v1/scales', headers: { key: 'wrong-key-0123456789', 'x-forwarded-for': address } });
+    expect((await wrongFrom('203.0.113.1')).status).toBe(401);
+    expect((await wrongFrom('203.0.113.1')).status).toBe(429);
+    expect((await wrongFrom('203.0.113.2')).status).toBe(401);
+  });
+
+  it('sends no rate limit headers when no limit is set', async () => {
+    const answer = await send(await serve(), { path: '/api/v1/scales', headers: { key } });
+    expect(answer.headers.ratelimit).toBeUndefined();
+  });
+});
+
+describe('CORS', () => {
+  it('answers a preflight from an allowed origin with 204, Allow and the CORS headers', async () => {
+    const baseUrl = await serve({ corsOrigins: ['https://app.example.com'] });
+    const headers = {
+      origin: 'https://app.example.com',
+      'access-control-request-method': 'PUT',
+      'access-control-request-headers': 'key,content-type',
+    };
+    const answer = await send(baseUrl, { method: 'OPTIONS', path: '/api/v1/scale/x', headers });
+    expect(answer.status).toBe(204);
+    expect(answer.headers.allow).toBe('GET, HEAD, PUT, DELETE, OPTIONS');
+    expect(answer.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(answer.headers['access-control-allow-headers']).toBe('KEY,Content-Type,X-Request-Id');
+    const get = await send(baseUrl, { path: '/api/v1/scales', headers: { key, origin: 'https://app.example.com' } });
+    expect(get.headers['access-control-expose-headers']).toContain('Location,Link,X-Request-Id,Retry-After');
+  });
+
+  it('adds nothing for another origin, or when no origin is configured', async () => {
+    const baseUrl = await serve({ corsOrigins: ['https://app.example.com'] });
+    const other = await send(baseUrl, { path: '/api/v1/scales', headers: { key, origin: 'https://evil.example' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    await new Promise<void>((resolve) => server?.close(() => { resolve(); }));
+    const unset = await send(await serve(), { path: '/api/v1/scales', headers: { key, origin: 'https://app.example.com' } });
+    expect(unset.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('time and size', () => {
+  it('answers 503 when the storage overruns the request deadline, and drops the late answer', async () => {
+    const slow = new MemoryRecordRepository(workSchedule);
+    const stalled: RecordRepository<'value'> = {
+      insert: slow.insert.bind(slow),
+      update: slow.update.bind(slow),
+      findById: slow.findById.bind(slow),
+      delete: slow.delete.bind(slow),
+      list: async (page) => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return slow.list(page);
+      },
+    };
+    const baseUrl = await serve({ requestTimeoutMs: 100 }, stalled);
+    const started = Date.now();
+    const answer = await send(baseUrl, { path: '/api/v1/scales', headers: { key } });
+    expectProblem(answer, 503, 'STORAGE_UNAVAILABLE', 'Não foi possível retornar as escalas de trabalho.');
+    expect(answer.headers['retry-after']).toBe('2');
+    expect(Date.now() - started).toBeLessThan(350);
+  });
+
+  it('refuses a body over the limit as soon as Content-Length says so, before it is sent', async () => {
+    const baseUrl = await serve();
+    const { port } = new URL(baseUrl);
+    const socket = connect(Number(port), '127.0.0.1');
+    const head = `POST /api/v1/scale HTTP/1.1\r\nHost: x\r\nKEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n`;
+    socket.write(head);
+    const [chunk] = (await once(socket, 'data')) as [Buffer];
+    socket.destroy();
+    expect(chunk.toString()).toMatch(/^HTTP\/1\.1 413 /u);
+    expect(chunk.toString()).toContain('"code":"PAYLOAD_TOO_LARGE"');
+  });
+});
+
+describe('observing answers', () => {
+  it('reports each answer with its route pattern and key fingerprint, never the raw path or key', async () => {
+    const seen: AnsweredRequest[] = [];
+    const baseUrl = await serve({ onResponse: (answered) => seen.push(answered) });
+    await send(baseUrl, { path: '/api/v1/scale/some-id', headers: { key, 'x-request-id': 'trace-1' } });
+    await send(baseUrl, { path: '/nowhere' });
+    expect(seen).toEqual([
+      expect.objectContaining({ requestId: 'trace-1', method: 'GET', route: '/api/v1/scale/:id', status: 404 }),
+      expect.objectContaining({ method: 'GET', route: 'unmatched', status: 404, keyFingerprint: undefined }),
+    ]);
+    expect(seen[0]?.keyFingerprint).toMatch(/^[0-9a-f]{8}$/u);
+    expect(JSON.stringify(seen)).not.toContain(key);
+  });
+});
