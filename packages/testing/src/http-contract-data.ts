@@ -18,6 +18,8 @@ export interface ContractResource {
   readonly messages: Readonly<Record<'create' | 'update' | 'find' | 'list' | 'delete', string>>;
 }
 
+// Written out from the seed, not imported from the adapter: a test that read the code's own
+// messages could not notice the code saying the wrong thing.
 export const contractResources: readonly ContractResource[] = [
   {
     singular: 'scale',
