@@ -13,12 +13,26 @@ export function ref(kind: 'schemas' | 'headers' | 'responses' | 'parameters', na
 export const UUID_V7_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
 const ISO_MILLIS_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$';
 export const DIGITS_PATTERN = '^[0-9]+$';
+/** Digits naming a number of at least 1: `007` is 7, `0` and `000` are not. */
+export const POSITIVE_DIGITS_PATTERN = '^0*[1-9][0-9]*$';
+/**
+ * Some visible text, no control character, maybe white space around it (which is trimmed).
+ * What a pattern cannot say (well-formed Unicode, the 200 code points after trimming) the
+ * description does.
+ */
+export const TEXT_PATTERN = '^\\s*[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*\\s*$';
 
 /** An example record id, a real UUID v7, so the examples pass the schemas they illustrate. */
 export const EXAMPLE_ID = '019a4b5c-6d7e-7f80-9a1b-2c3d4e5f6a7b';
 
 function resourceSchemas({ name, field, one }: ApiResource): Record<string, Json> {
-  const text = { type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH };
+  const text = {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_TEXT_LENGTH,
+    pattern: TEXT_PATTERN,
+    description: `NFC, sem espaços nas pontas: 1 a ${MAX_TEXT_LENGTH} caracteres, Unicode bem formado, sem caracteres de controle.`,
+  };
   const timestamp = { type: 'string', format: 'date-time', pattern: ISO_MILLIS_PATTERN };
   return {
     [name]: {
@@ -126,7 +140,7 @@ const parameters: Record<string, Json> = {
     in: 'path',
     required: true,
     description: 'Tamanho da página: dígitos decimais, 1 ao máximo (LIST_MAX_LIMIT, 1000 por padrão).',
-    schema: { type: 'string', pattern: DIGITS_PATTERN },
+    schema: { type: 'string', pattern: POSITIVE_DIGITS_PATTERN },
   },
 };
 

@@ -15,11 +15,19 @@ export function success(description: string, schema: Json, example: unknown, hea
 }
 
 /** The answer to OPTIONS on a path: 204 with `Allow`, exactly as the route table computes it. */
-export function optionsOperation(operationId: string, tags: readonly string[], methods: readonly string[]): Json {
+export function optionsOperation(
+  operationId: string,
+  tags: readonly string[],
+  methods: readonly string[],
+  pathParameters: readonly string[] = [],
+): Json {
   const allow = [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'].join(', ');
+  // OPTIONS answers for the path's shape, whatever its segments hold, so they are any text here.
+  const anySegment = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
   return {
     operationId,
     tags,
+    ...(pathParameters.length === 0 ? {} : { parameters: pathParameters.map(anySegment) }),
     summary: 'Métodos do caminho (sem chave)',
     security: [],
     responses: {
@@ -61,7 +69,7 @@ export function resourcePaths(resource: ApiResource, base = '/api/v1'): Record<s
     parameters: parameters.map((p) => ref('parameters', p)),
     get: operation(`list${name}s${suffix}`, summary, messages.list, codes, { '200': many }),
     head: head(`head${name}s${suffix}`, messages.list, codes, { Link: ref('headers', 'Link') }),
-    options: optionsOperation(`options${name}s${suffix}`, tags, ['GET']),
+    options: optionsOperation(`options${name}s${suffix}`, tags, ['GET'], parameters),
   });
   const created = success(`A ${resource.one} criada.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location') });
   const deleted = success(`A ${resource.one} foi apagada.`, ref('schemas', 'Success'), { success: true });

@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from './config.js';
+import { startService, type RunningService } from './service.js';
+
+// The Debian package, never a browser downloaded by Playwright: CI installs it with apt.
+// CHROMIUM_PATH points elsewhere (another install, or a missing path to see the skip).
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(chromiumPath);
+const inCi = process.env.CI === 'true';
+const key = 'docs-page-key-0123456789';
+const screenshot = fileURLToPath(new URL('../../../test-output/docs-page.png', import.meta.url));
+
+if (!hasChromium) {
+  const line = '!'.repeat(78);
+  console.warn(
+    [
+      line,
+      `!!  docs-page.test.ts: ${chromiumPath} is missing, so the /docs page is NOT tested in a browser.`,
+      '!!  Install it (Debian/Ubuntu, as root):  apt-get install -y chromium',
+      `!!  ${inCi ? 'CI=true: this is a FAILURE.' : 'Skipping (outside CI). In CI (CI=true) this fails.'}`,
+      line,
+    ].join('\n'),
+  );
+}
+
+describe('the /docs page', { timeout: 20_000 }, () => {
+  it.runIf(!hasChromium && inCi)('has a Chromium to run in (CI=true)', () => {
+    throw new Error(`${chromiumPath} is missing: apt-get install -y chromium`);
+  });
+
+  describe.runIf(hasChromium)('in Chromium', () => {
+    let service: RunningService | undefined;
+    let browser: Browser | undefined;
+    let url = '';
+    let page: Page;
+    const offsite: string[] = [];
+    const pageErrors: string[] = [];
+
+    beforeAll(async () => {
+      service = await startService(parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: key, STORAGE: 'memory', LOG_LEVEL: 'silent' }));
+      url = service.url;
+      browser = await chromium.launch({
+        executablePath: chromiumPath,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      });
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      // The page must work offline: anything it asks of another host is recorded and refused.
+      await page.route('**/*', async (route) => {
+        const asked = route.request().url();
+        if (asked.startsWith(`${url}/`) || asked.startsWith('data:')) return route.continue();
+        offsite.push(asked);
+        return route.abort();
+      });
+      await page.goto(`${url}/docs`);
+      await page.locator('.opblock').first().waitFor();
+    }, 15_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await service?.close();
+    });
+
+    it('lists every operation of both resources, from the service itself', async () => {
+      const document = (await (await fetch(`${url}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { operationId?: string }>>;
+      };
+      const operationIds = Object.entries(document.paths)
+        .filter(([path]) => path.startsWith('/api/v1/'))
+        .flatMap(([, operations]) => Object.values(operations).map((operation) => operation.operationId))
+        .filter((operationId) => operationId !== undefined);
+      expect(operationIds).toContain('createWorkSchedule');
+      expect(operationIds).toContain('listCostCentersPage');
+      for (const operationId of operationIds) {
+        await expect.soft(page.locator(`.opblock[id$="-${operationId}"]`).count(), operationId).resolves.toBe(1);
+      }
+      const summaries = await page.locator('.opblock-summary-path').all();
+      const shownPaths = await Promise.all(summaries.map((summary) => summary.getAttribute('data-path')));
+      for (const path of ['/api/v1/scale', '/api/v1/scale/{id}', '/api/v1/scales/{skip}/{limit}', '/api/v1/costCenter', '/api/v1/costCenters']) {
+        expect(shownPaths).toContain(path);
+      }
+      expect(offsite).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('creates a work schedule with the key given in "Authorize"', async () => {
+      await page.locator('.auth-wrapper .authorize').click();
+      const dialog = page.locator('.dialog-ux .modal-ux');
+      await dialog.locator('input').first().fill(key);
+      await dialog.locator('button.modal-btn.authorize', { hasText: 'Authorize' }).click();
+      await dialog.locator('button.btn-done', { hasText: 'Close' }).click();
+
+      const operation = page.locator('.opblock[id$="-createWorkSchedule"]');
+      await operation.locator('.opblock-summary').click();
+      // The page opens with "Try it out" already on (tryItOutEnabled); press it only when offered.
+      const tryItOut = operation.locator('button.try-out__btn', { hasText: 'Try it out' });
+      if (await tryItOut.isVisible()) await tryItOut.click();
+      await operation.locator('textarea.body-param__text').fill(JSON.stringify({ value: 'Escala pelo navegador' }));
+      await operation.getByRole('button', { name: 'Execute' }).click();
+
+      const live = operation.locator('.live-responses-table');
+      await expect.poll(() => live.locator('tr.response .response-col_status').first().innerText()).toBe('201');
+      const shown = await live.locator('tr.response .response-col_description .microlight').first().innerText();
+      const body = JSON.parse(shown) as { success: unknown; data: { id: unknown; value: unknown } };
+      expect(body).toMatchObject({ success: true, data: { value: 'Escala pelo navegador' } });
+      expect(body.data.id).toMatch(/^[0-9a-f-]{36}$/u);
+      // The page really created it, with the key it was given.
+      const listed = (await (await fetch(`${url}/api/v1/scales`, { headers: { KEY: key } })).json()) as { data: unknown[] };
+      expect(listed.data).toEqual([body.data]);
+
+      await mkdir(dirname(screenshot), { recursive: true });
+      await page.screenshot({ path: screenshot, fullPage: true });
+      expect(offsite).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    });
+  });
+});
