@@ -7,11 +7,13 @@ import { problems, routeMessages, type ErrorCode } from './problems.js';
  * Answers in the envelope a request Node's HTTP parser refused (bad bytes, an unknown
  * method, headers over the limit), which never reaches Express. For `server.on('clientError')`.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
+  // A HEAD request is answered with headers only, even when it could not be read.
+  const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
   const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
   const { status, detail } = problems[code];
   const requestId = randomUUID();
@@ -29,7 +31,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       'X-Content-Type-Options: nosniff',
       'Connection: close',
       '',
-      body,
+      head ? '' : body,
     ].join('\r\n'),
   );
 }

@@ -3,6 +3,7 @@ export { ApiKeys, fingerprintOf } from './api-keys.js';
 export { createApiRouter, type ApiRouterOptions } from './api-router.js';
 export { answerClientError } from './client-error.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
+export { createHttpServer } from './http-server.js';
 export { BODY_LIMIT_BYTES } from './middleware.js';
 export { apiResources, docsRouter, judge, openApiDocument, type ApiResource, type Exchange, type Json, type SchemaCheck, type Verdict } from './openapi/index.js';
 export { problems, type ErrorCode } from './problems.js';

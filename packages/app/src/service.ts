@@ -1,7 +1,7 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { ApiKeys, answerClientError } from '@workplan/adapter-express';
+import { ApiKeys, createHttpServer } from '@workplan/adapter-express';
 import { type Config } from './config.js';
 import { createContainer } from './container.js';
 import { ids } from './identifiers.js';
@@ -31,8 +31,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const container = createContainer(config, keys);
   const storage = container.get(ids.storage);
   storage.open();
-  const server = createServer(container.get(ids.httpApp));
-  server.on('clientError', answerClientError);
+  const server = createHttpServer(container.get(ids.httpApp));
   // Set on purpose: slow senders lose their socket, and idle keep-alive outlives a load
   // balancer's usual 60 s so the balancer, not us, closes idle connections.
   server.headersTimeout = 10_000;

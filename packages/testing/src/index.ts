@@ -9,5 +9,6 @@ export {
   type ContractResource,
   type ServiceUnderTest,
 } from './http-contract-data.js';
+export { CONTRACT_STATUSES, expectContractAnswer, firstAnswer, operationOf, storedRecords, type SentRequest } from './hostile-requests.js';
 export { buildRecord, testId } from './records.js';
 export { describeRecordRepositoryContract, type RepositoryFactory } from './repository-contract.js';

@@ -1,0 +1,60 @@
+import { createServer, ServerResponse, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { type Socket } from 'node:net';
+import { type Duplex } from 'node:stream';
+import { type Response } from 'express';
+import { answerClientError } from './client-error.js';
+import { sendProblem } from './envelope.js';
+
+/**
+ * A node:http server for the app that leaves Node no answer of its own to give, so every
+ * request gets the contract's envelope: a missing `Host`, an unknown `Expect`, CONNECT and
+ * a target that is not a path reach the app like any request, and a parser error is
+ * answered once, by the request it belongs to when there is one.
+ */
+export function createHttpServer(app: RequestListener): Server {
+  const serve: RequestListener = (req, res) => {
+    // `*` or an authority (CONNECT) would slip past Express's routes to its HTML 404.
+    if (req.url !== undefined && !req.url.startsWith('/') && !/^[a-z][a-z0-9+.-]*:\/\//iu.test(req.url)) {
+      req.url = `/${req.url}`;
+    }
+    app(req, res);
+  };
+  const server = createServer({ requireHostHeader: false }, serve);
+  // The response of each socket's request until that request is read to its end.
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    req.once('end', () => answering.delete(req.socket));
+  });
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    const res = answering.get(socket);
+    if (res === undefined) {
+      answerClientError(error, socket);
+      return;
+    }
+    // The request's body could not be read: answer it, unless the app already has, then close.
+    // The app's handlers made `res` an Express response when the request came in.
+    if (!res.headersSent) sendProblem(res as Response, { code: 'BAD_REQUEST', extra: {}, headers: { Connection: 'close' } });
+    if (res.writableFinished) socket.destroy();
+    else res.once('finish', () => socket.destroy());
+  });
+  // Unknown expectations are ignored, as RFC 9110 allows, rather than answered 417.
+  server.on('checkExpectation', serve);
+  // Node types the CONNECT socket as a Duplex; on a plain HTTP server it is the net.Socket.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    answerOnSocket(serve, req, socket);
+  });
+  return server;
+}
+
+/** Lets the app answer a request Node hands over with its bare socket (CONNECT). */
+function answerOnSocket(serve: RequestListener, req: IncomingMessage, socket: Socket): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket);
+  res.once('finish', () => {
+    res.detachSocket(socket);
+    socket.end();
+  });
+  serve(req, res);
+}
