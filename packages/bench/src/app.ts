@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { APP_MAIN, startServer, type ServerProcess } from './processes.js';
+
+/** The key the bench runs the app with; the baselines ignore it but get the same header. */
+export const BENCH_KEY = `bench-${randomBytes(12).toString('hex')}`;
+
+// Settings the bench leaves at their defaults, whatever the calling shell has set, so the
+// app runs in its default production configuration (logs and metrics as shipped).
+const LEFT_AT_DEFAULT = [
+  'API_KEYS_FILE', 'LIST_MAX_LIMIT', 'LOG_LEVEL', 'METRICS', 'RATE_LIMIT_PER_MINUTE', 'MONGODB_URI', 'MONGODB_TIMEOUT_MS', 'STORAGE',
+];
+
+export interface AppSpec {
+  readonly storage: 'memory' | 'mongodb';
+  readonly mongodbUri?: string;
+  readonly nodeFlags?: readonly string[];
+}
+
+/** Starts `packages/app/dist/main.js` with NODE_ENV=production and waits for /health/ready. */
+export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerProcess> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of LEFT_AT_DEFAULT) env[name] = undefined;
+  Object.assign(env, { NODE_ENV: 'production', API_KEYS: BENCH_KEY, STORAGE: spec.storage });
+  if (spec.mongodbUri !== undefined) env.MONGODB_URI = spec.mongodbUri;
+  return startServer(
+    {
+      name: `app (${spec.storage})`,
+      script: APP_MAIN,
+      env,
+      ready: { path: '/health/ready' },
+      ...(spec.nodeFlags === undefined ? {} : { nodeFlags: spec.nodeFlags }),
+    },
+    pinned,
+  );
+}
+
+/** Whether the app serves /metrics (metrics on), so the report says what configuration ran. */
+export async function servesMetrics(app: ServerProcess): Promise<boolean> {
+  try {
+    const response = await fetch(`${app.url}/metrics`, { headers: { key: BENCH_KEY } });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** The connection string with its database part set to `name`; keeps hosts and options. */
+export function withDatabase(uri: string, name: string): string {
+  const [base = '', query] = uri.split('?', 2);
+  const hostsEnd = base.indexOf('/', base.indexOf('://') + 3);
+  const hosts = hostsEnd < 0 ? base : base.slice(0, hostsEnd);
+  return `${hosts}/${name}${query === undefined ? '' : `?${query}`}`;
+}

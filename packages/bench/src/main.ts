@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { resultsChart } from './chart.js';
+import { type Plan } from './compare.js';
+import { describeMachine } from './machine.js';
+import { parseOptions, USAGE, type BenchOptions } from './options.js';
+import { APP_MAIN, pinLoadGenerator } from './processes.js';
+import { formatHot, profileFind } from './profile.js';
+import { mainRows, markdownReport, sweepRows, targetRows, textTable } from './report.js';
+import { type Results } from './results.js';
+import { memoryScenario, mongoScenario, planOf, type ScenarioResult } from './scenarios.js';
+import { soak } from './soak.js';
+import { listSweep, type Sweep } from './sweeps.js';
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--help')) {
+    console.log(USAGE);
+    return;
+  }
+  const options = parseOptions(process.argv.slice(2), process.env);
+  if (!existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: run pnpm build first (pnpm bench does)`);
+  const pinned = pinLoadGenerator(options.pin);
+  const plan = planOf(options);
+  const pinning = pinned ? 'servers on core 0, load on core 1' : 'no';
+  if (options.mode === 'profile') {
+    console.log(`profile: find by id for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
+    const hot = await profileFind(plan, options.seedRecords, options.outDir, pinned);
+    console.log(`\ntop functions by self time under find-by-id load:\n${formatHot(hot, 25)}`);
+    return;
+  }
+  console.log(
+    `bench (${options.mode}): ${options.rounds} round(s) of ${options.roundSeconds} s, ${options.connections} connections, ` +
+      `pinned: ${pinning}; about ${estimateMinutes(options)} min; results in ${options.outDir}`,
+  );
+  const started = Date.now();
+  const machine = describeMachine();
+  // Everything on the memory store first: a MongoDB still working through a backlog must
+  // not slow the memory runs down.
+  const memory = await memoryScenario(plan, options.seedRecords, pinned);
+  const sweepSpec = { pageSizes: options.pageSizes, collectionSizes: options.collectionSizes };
+  const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory' }, plan, pinned);
+  const soakResult = await soak(plan, options.soakSeconds, options.soakRate, options.seedRecords, pinned);
+  const mongo = await mongoPhases(options, plan, pinned);
+  const results: Results = {
+    meta: {
+      date: new Date(started).toISOString(),
+      mode: options.mode,
+      rounds: options.rounds,
+      roundSeconds: options.roundSeconds,
+      warmupSeconds: options.warmupSeconds,
+      connections: options.connections,
+      seedRecords: options.seedRecords,
+      pinned,
+      machine,
+      tookSeconds: (Date.now() - started) / 1000,
+    },
+    memory,
+    mongodb: mongo.scenario,
+    mongodbNote: mongo.note,
+    sweeps: { memory: memorySweep, mongodb: mongo.sweep },
+    soak: soakResult,
+  };
+  console.log(`\n${textTable(mainRows(results))}\n\n${textTable(sweepRows(results.sweeps))}\n\n${textTable(targetRows(results))}\n`);
+  await writeOutputs(results, options);
+}
+
+/**
+ * The MongoDB scenario and sweep. A server that falls behind (FerretDB on SQLite does at 50
+ * connections) can make seeding fail; then the memory results still get written.
+ */
+async function mongoPhases(options: BenchOptions, plan: Plan, pinned: boolean): Promise<{ scenario?: ScenarioResult; sweep?: Sweep; note?: string }> {
+  const uri = options.mongodbUri;
+  if (uri === undefined) {
+    const note = 'not run: no MONGODB_URI (bash scripts/test-db.sh pnpm bench runs it on FerretDB)';
+    console.log(`mongodb: ${note}`);
+    return { note };
+  }
+  const done: { scenario?: ScenarioResult; sweep?: Sweep } = {};
+  try {
+    done.scenario = await mongoScenario(plan, options.seedRecords, uri, pinned);
+    done.sweep = await listSweep({ pageSizes: options.pageSizes, collectionSizes: options.collectionSizes, storage: 'mongodb', mongodbUri: uri }, plan, pinned);
+    return done;
+  } catch (error) {
+    const note = `stopped: ${error instanceof Error ? error.message : String(error)}`;
+    console.error(`mongodb ${note}`);
+    return { ...done, note };
+  }
+}
+
+async function writeOutputs(results: Results, options: BenchOptions): Promise<void> {
+  await mkdir(options.outDir, { recursive: true });
+  const files = { json: 'results.json', markdown: 'results.md', chart: 'results.svg' };
+  await writeFile(join(options.outDir, files.json), `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(join(options.outDir, files.chart), resultsChart(results));
+  await writeFile(join(options.outDir, files.markdown), markdownReport(results, files.chart));
+  console.log(`wrote ${Object.values(files).map((file) => join(options.outDir, file)).join(', ')}`);
+}
+
+/** Rough minutes a run takes, so the banner can say; seeding the large collections comes on top. */
+function estimateMinutes(options: BenchOptions): number {
+  const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
+  const memoryRuns = 3 * 5; // three servers, five operations
+  const mongoRuns = options.mongodbUri === undefined ? 0 : 1 + 5;
+  const sweepRuns = (options.pageSizes.length + options.collectionSizes.length) * (options.mongodbUri === undefined ? 1 : 2);
+  const seconds = (memoryRuns + mongoRuns) * perRun + sweepRuns * (options.roundSeconds + options.warmupSeconds) + options.soakSeconds;
+  return Math.max(1, Math.round(seconds / 60));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

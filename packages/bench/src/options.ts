@@ -1,0 +1,89 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** How one bench run goes, from its flags and `BENCH_*` variables, read once at start. */
+export interface BenchOptions {
+  readonly mode: 'full' | 'quick' | 'profile';
+  readonly rounds: number;
+  readonly roundSeconds: number;
+  readonly warmupSeconds: number;
+  readonly soakSeconds: number;
+  /** Requests a second during the soak. */
+  readonly soakRate: number;
+  readonly connections: number;
+  /** Records in the store before find, update and list run. */
+  readonly seedRecords: number;
+  readonly pageSizes: readonly number[];
+  readonly collectionSizes: readonly number[];
+  /** Unset: the MongoDB part is skipped. */
+  readonly mongodbUri: string | undefined;
+  readonly outDir: string;
+  /** Pin the servers to core 0 and the load generator to core 1 with `taskset`. */
+  readonly pin: boolean;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-mongodb] [--no-pin]
+  --quick       1 round of 2 s, soak 5 s, smaller sweeps: checks the harness, measures nothing
+  --profile     CPU profile of the app under find-by-id load; prints the top functions
+  --out DIR     where results go (full run: docs/benchmarks; otherwise a temp dir)
+  --no-mongodb  skip MongoDB even when MONGODB_URI is set
+  --no-pin      do not pin processes to cores with taskset
+env: BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_WARMUP_SECONDS, BENCH_SOAK_SECONDS,
+     BENCH_SOAK_RATE, BENCH_CONNECTIONS, BENCH_SEED_RECORDS, BENCH_COLLECTION_SIZES (1000,10000,100000),
+     MONGODB_URI (a MongoDB to bench against; the bench uses a database of its own and drops it)`;
+
+/** Parses argv and the environment; throws an Error with the usage text on a bad flag. */
+export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
+  const flags = new Set(argv.filter((arg) => arg.startsWith('--')));
+  const outIndex = argv.indexOf('--out');
+  const outArg = outIndex >= 0 ? argv[outIndex + 1] : undefined;
+  const known = ['--quick', '--profile', '--out', '--no-mongodb', '--no-pin', '--help'];
+  const unknown = [...flags].filter((flag) => !known.includes(flag));
+  if (flags.has('--help') || unknown.length > 0 || (outIndex >= 0 && outArg === undefined)) {
+    throw new Error(unknown.length > 0 ? `unknown flag ${unknown.join(', ')}\n${USAGE}` : USAGE);
+  }
+  const quick = flags.has('--quick');
+  const mode = flags.has('--profile') ? 'profile' : quick ? 'quick' : 'full';
+  const repoDocs = fileURLToPath(new URL('../../../docs/benchmarks', import.meta.url));
+  const defaultOut = mode === 'full' ? repoDocs : join(tmpdir(), `workplan-bench-${mode}-${Date.now()}`);
+  return {
+    mode,
+    rounds: whole(env, 'BENCH_ROUNDS', quick ? 1 : 3, 1),
+    roundSeconds: whole(env, 'BENCH_ROUND_SECONDS', quick ? 2 : 10, 1),
+    warmupSeconds: whole(env, 'BENCH_WARMUP_SECONDS', quick ? 1 : 3, 0),
+    soakSeconds: whole(env, 'BENCH_SOAK_SECONDS', quick ? 5 : 60, 1),
+    soakRate: whole(env, 'BENCH_SOAK_RATE', 1000, 10),
+    connections: whole(env, 'BENCH_CONNECTIONS', 50, 1),
+    seedRecords: whole(env, 'BENCH_SEED_RECORDS', 1000, 100),
+    pageSizes: [10, 100, 1000],
+    collectionSizes: sizes(env, 'BENCH_COLLECTION_SIZES', quick ? [1000, 10_000] : [1000, 10_000, 100_000]),
+    mongodbUri: flags.has('--no-mongodb') ? undefined : blankToUndefined(env.MONGODB_URI),
+    outDir: outArg ?? defaultOut,
+    pin: !flags.has('--no-pin'),
+  };
+}
+
+function whole(env: Env, name: string, fallback: number, min: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/u.test(raw) || Number(raw) < min) throw new Error(`${name} must be a whole number >= ${min}, not "${raw}"`);
+  return Number(raw);
+}
+
+function sizes(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const list = raw.split(',').map((part) => part.trim());
+  if (list.some((part) => !/^[0-9]+$/u.test(part) || Number(part) < 100)) {
+    throw new Error(`${name} must be a comma-separated list of whole numbers >= 100, not "${raw}"`);
+  }
+  return list.map(Number).sort((a, b) => a - b);
+}
+
+function blankToUndefined(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}

@@ -1,0 +1,121 @@
+import { type Summary } from './compare.js';
+import { checkTargets, ratio, type Results } from './results.js';
+import { type Sweep } from './sweeps.js';
+import { OPERATIONS } from './workloads.js';
+
+const SERVERS: Record<string, string> = {
+  a: '(a) node:http',
+  b: '(b) Express + Map',
+  c: '(c) Express + driver',
+  app: 'app',
+};
+
+const HEADER = ['storage', 'operation', 'server', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MB', 'non-2xx', 'gen CPU %', 'app/(a)', 'app/(b)', 'app/(c)'];
+
+/** The main table: one row per storage, operation and server. */
+export function mainRows(results: Results): string[][] {
+  const rows: string[][] = [];
+  for (const [storage, scenario] of [['memory', results.memory], ['mongodb', results.mongodb]] as const) {
+    if (scenario === undefined) continue;
+    for (const op of OPERATIONS) {
+      const byServer = scenario.comparison[op] ?? {};
+      for (const key of ['a', 'b', 'c', 'app']) {
+        const summary = byServer[key];
+        if (summary === undefined) continue;
+        const ratios = key === 'app' ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base), 2)) : ['', '', ''];
+        rows.push([storage, op, SERVERS[key] ?? key, ...measures(summary), ...ratios]);
+      }
+    }
+  }
+  return [HEADER, ...rows];
+}
+
+function measures(summary: Summary): string[] {
+  return [
+    Math.round(summary.reqPerSec).toString(),
+    fixed(summary.p50Ms, 2) || 'n/a',
+    fixed(summary.p99Ms, 2) || 'n/a',
+    fixed(summary.peakRssMb, 0),
+    String(summary.non2xx + summary.errors),
+    summary.generatorCpuPct.toFixed(0),
+  ];
+}
+
+export function sweepRows(sweeps: Results['sweeps']): string[][] {
+  const rows: string[][] = [['storage', 'records', 'skip', 'limit', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']];
+  for (const [storage, sweep] of [['memory', sweeps.memory], ['mongodb', sweeps.mongodb]] as const) {
+    for (const point of sweep === undefined ? [] : [...sweep.pageSize, ...sweep.collectionSize]) {
+      const s = point.sample;
+      rows.push([storage, String(point.records), String(point.skip), String(point.limit), Math.round(s.reqPerSec).toString(),
+        fixed(s.p50Ms, 2) || 'n/a', fixed(s.p99Ms, 2) || 'n/a', String(s.non2xx + s.errors)]);
+    }
+  }
+  return rows;
+}
+
+export function targetRows(results: Results): string[][] {
+  return [
+    ['target', 'measured', 'met'],
+    ...checkTargets(results).map((t) => [t.name, t.measured, t.met === undefined ? 'not run' : t.met ? 'yes' : 'NO']),
+  ];
+}
+
+/** Columns padded to line up in a terminal. */
+export function textTable(rows: readonly string[][]): string {
+  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
+}
+
+export function markdownTable(rows: readonly string[][]): string {
+  const [head = [], ...body] = rows;
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+/** results.md: the machine, the settings, the tables and the chart. */
+export function markdownReport(results: Results, chartFile: string): string {
+  const { meta, soak } = results;
+  const m = meta.machine;
+  const appConfig = `NODE_ENV=production, logs and metrics at their defaults (/metrics ${results.memory.appMetrics ? 'served' : 'not served'})`;
+  return [
+    `# Benchmark results (${meta.mode} run, ${meta.date})`,
+    '',
+    meta.mode === 'full' ? '' : '**Not a measurement**: a short run that checks the harness; numbers are noise.\n',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node}, commit ${m.commit ?? 'unknown'}; ` +
+      `load average ${m.loadAtStart.toFixed(2)} at the start. Server on core 0, load generator on core 1: ${meta.pinned ? 'yes' : 'no'}.`,
+    '',
+    `Settings: ${meta.rounds} round(s) of ${meta.roundSeconds} s per server and operation after a ${meta.warmupSeconds} s warm-up, ` +
+      `servers taken in turn each round; ${meta.connections} connections; ${meta.seedRecords} records seeded. ` +
+      `App: ${appConfig}. The run took ${Math.round(meta.tookSeconds / 60)} min.`,
+    '',
+    `![ratios and list latency](${chartFile})`,
+    '',
+    '## Targets',
+    '',
+    markdownTable(targetRows(results)),
+    '',
+    '## Per operation (medians over rounds; peak RSS is the largest seen)',
+    '',
+    markdownTable(mainRows(results)),
+    results.mongodbNote === undefined ? '' : `\nMongoDB: ${results.mongodbNote}`,
+    '',
+    '## List latency by page size and collection size',
+    '',
+    markdownTable(sweepRows(results.sweeps)),
+    '',
+    '## Soak',
+    '',
+    `${soak.seconds} s at ${soak.rate} req/s on the memory store (8 finds, then a create and the delete of what it made, per connection): ` +
+      `${soak.sample.requests} requests, ${soak.sample.non2xx} non-2xx, ${soak.sample.errors} errors, p99 ${soak.sample.p99Ms.toFixed(2)} ms; ` +
+      `RSS ${fixed(soak.rssStartMb, 1)} MB at the start, ${fixed(soak.rssEndMb, 1)} MB at the end, ` +
+      `${fixed(Math.max(...soak.rssTrace), 1)} MB at most.`,
+    '',
+  ].join('\n');
+}
+
+export function sweepLatency(sweep: Sweep | undefined, axis: keyof Sweep, which: 'p50Ms' | 'p99Ms'): (number | undefined)[] {
+  return (sweep?.[axis] ?? []).map((point) => point.sample[which]);
+}
+
+function fixed(value: number | undefined, digits: number): string {
+  return value === undefined || !Number.isFinite(value) ? '' : value.toFixed(digits);
+}
