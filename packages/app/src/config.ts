@@ -60,7 +60,7 @@ export function parseConfig(env: Env): Config {
     port: read(() => integerSetting(env, 'PORT', 3000, 0, 65_535), 0),
     host: read(() => textSetting(env, 'HOST', '127.0.0.1'), ''),
     production: env.NODE_ENV === 'production',
-    apiKeys: read(() => keyList(env.API_KEYS ?? '', 'API_KEYS'), []),
+    apiKeys: read(() => keyList((env.API_KEYS ?? '').split(','), 'API_KEYS'), []),
     apiKeysFile: blankToUndefined(env.API_KEYS_FILE),
     storage: read(() => storageSetting(env), 'memory'),
     mongodbUri: blankToUndefined(env.MONGODB_URI),
@@ -82,10 +82,9 @@ export function parseConfig(env: Env): Config {
   return unusedUri ? { ...config, warnings: ['MONGODB_URI is set but STORAGE is not mongodb: it is ignored'] } : config;
 }
 
-/** Splits keys on `separator`, dropping blanks; refuses any key too short to be safe. */
-export function keyList(text: string, source: string, separator: RegExp | string = ','): string[] {
-  const keys = text
-    .split(separator)
+/** Trims the candidate keys, dropping blanks; refuses any key too short to be safe. */
+export function keyList(candidates: readonly string[], source: string): string[] {
+  const keys = candidates
     .map((key) => key.trim())
     .filter((key) => key.length > 0);
   const short = keys.filter((key) => key.length < MIN_KEY_LENGTH).length;

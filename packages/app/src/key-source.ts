@@ -6,7 +6,7 @@ import { keyList, type Config } from './config.js';
 export async function readKeyFile(path: string): Promise<string[]> {
   const text = await readFile(path, 'utf8');
   const lines = text.split(/\r?\n/u).map((line) => line.replace(/#.*$/u, ''));
-  return keyList(lines.join('\n'), `API_KEYS_FILE (${path})`, '\n');
+  return keyList(lines, `API_KEYS_FILE (${path})`);
 }
 
 /** All keys the configuration names: `API_KEYS` and the key file together. */

@@ -2,7 +2,7 @@ import { createHttpApp, costCenterResource, workScheduleResource } from '@workpl
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { costCenter, createWorkplan, systemClock, workSchedule } from '@workplan/core';
 import { MongoStorage } from '@workplan/adapter-mongodb';
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { v7 as uuidV7 } from 'uuid';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
@@ -37,18 +37,17 @@ export const memoryStorageModule = new ContainerModule(({ bind }) => {
 /** MongoDB: one client for both repositories, gated until its indexes exist. */
 export function mongoStorageModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    // Resolved here, at start-up, so the connection can report its retries.
-    const warn = (message: string) => {
-      console.warn(message);
-    };
     const storage = new MongoStorage({
       uri: config.mongodbUri ?? '',
       serverSelectionTimeoutMS: config.mongodbTimeoutMs,
     });
-    const connection = new MongoConnection(storage, warn);
-    bind(ids.storage).toConstantValue(connection);
-    bind(ids.workScheduleRepository).toConstantValue(connection.gate(storage.workSchedules));
-    bind(ids.costCenterRepository).toConstantValue(connection.gate(storage.costCenters));
+    const connection = Symbol('MongoConnection') as ServiceIdentifier<MongoConnection>;
+    bind(connection)
+      .toResolvedValue((logger) => new MongoConnection(storage, (message) => { logger.warn(message); }), [ids.logger])
+      .inSingletonScope();
+    bind(ids.storage).toService(connection);
+    bind(ids.workScheduleRepository).toResolvedValue((c) => c.gate(storage.workSchedules), [connection]);
+    bind(ids.costCenterRepository).toResolvedValue((c) => c.gate(storage.costCenters), [connection]);
   });
 }
 
