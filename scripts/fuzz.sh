@@ -64,7 +64,7 @@ run() { # name checks max-examples
   (cd "$out" && "$st" run "$url/openapi.json" -H "KEY: $key" --checks "$checks" \
     --phases examples,coverage,fuzzing,stateful --max-examples "$max" --workers 1 \
     ${FUZZ_SEED:+--seed "$FUZZ_SEED"} --request-timeout 10 --no-color \
-    --report json --report-json-path "$out/$name.json" 2>&1 | tee "$out/$name.log")
+    --report json --report-json-path "$out/$name.json" >"$out/$name.log" 2>&1)
 }
 set +e
 run conformance "$failing_checks" "$examples"
@@ -72,7 +72,7 @@ conformance=$?
 run data-acceptance "$reported_checks" "$(( (examples + 1) / 2 ))"
 set -e
 
-# 4. What ran and what it found; schemathesis's own summary is above.
+# 4. What ran and what it found, from the JSON reports.
 "$venv/bin/python" - "$out" <<'PY'
 import json, pathlib, sys
 out = pathlib.Path(sys.argv[1])
@@ -89,9 +89,11 @@ for name, verdict in (("conformance", "FAILS the run"), ("data-acceptance", "rep
         print(f"  {f['code']} {f['title']} x{f['count']}: {', '.join(f['operations'])}")
 PY
 
-# 5. The app stops on exit (trap). Only the conformance run decides the exit status.
+# 5. The app stops on exit (trap). Only the conformance run decides the exit status; its
+#    whole log is printed when it fails (both logs are in $out either way).
 if (( conformance != 0 )); then
-  echo "fuzz: FAILED: the conformance run found failures or errors (see $out/conformance.log)" >&2
+  cat "$out/conformance.log" >&2
+  echo "fuzz: FAILED: the conformance run found failures or errors (its log is above and in $out/conformance.log)" >&2
   exit 1
 fi
 echo "fuzz: passed (data-acceptance findings, if any, are above and in $out/data-acceptance.log)"

@@ -1,20 +1,27 @@
-// Prints how many tests ran per Vitest project from its JSON report, so CI's log shows
-// that the integration tests really ran (a skip there would be a silent hole).
+// Prints how many tests ran per Vitest project from its JSON report, so CI's log ends with
+// what ran and shows that the integration tests really ran (a skip there would be a silent hole).
 import { readFileSync } from 'node:fs';
 
 const report = JSON.parse(readFileSync(process.argv[2] ?? 'test-output/vitest.json', 'utf8'));
-const counts = { unit: { passed: 0, failed: 0, skipped: 0 }, integration: { passed: 0, failed: 0, skipped: 0 } };
+const empty = () => ({ files: 0, passed: 0, failed: 0, skipped: 0 });
+const counts = { unit: empty(), integration: empty() };
 for (const file of report.testResults) {
-  const project = file.name.endsWith('.int.test.ts') ? 'integration' : 'unit';
+  const project = counts[file.name.endsWith('.int.test.ts') ? 'integration' : 'unit'];
+  project.files += 1;
   for (const test of file.assertionResults) {
     const state = test.status === 'passed' ? 'passed' : test.status === 'failed' ? 'failed' : 'skipped';
-    counts[project][state] += 1;
+    project[state] += 1;
   }
 }
-for (const [project, c] of Object.entries(counts)) {
-  console.log(`${project}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+const total = empty();
+for (const [name, c] of Object.entries(counts)) {
+  console.log(`${name}: ${c.files} files, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+  for (const key of Object.keys(total)) total[key] += c[key];
 }
+console.log(` Test Files  ${total.files}`);
+console.log(`      Tests  ${total.passed} passed | ${total.failed} failed | ${total.skipped} skipped (${total.passed + total.failed + total.skipped})`);
 if (counts.integration.passed === 0) {
   console.error('no integration test ran');
   process.exitCode = 1;
 }
+if (total.failed > 0) process.exitCode = 1;
