@@ -1,13 +1,28 @@
+import { type ServerResponse } from 'node:http';
 import { WorkplanError } from '@workplan/core';
-import { type Response } from 'express';
 import { HttpFailure } from './http-failure.js';
 import { codeOfKind, issueMessages, problems, routeMessages, type ErrorCode } from './problems.js';
 import { contextOf } from './request-context.js';
 
 /** Answers `{ success: true, data }`, or `{ success: true }` when there is no data. */
-export function sendSuccess(res: Response, status: number, data?: unknown): void {
+export function sendSuccess(res: ServerResponse, status: number, data?: unknown): void {
   if (res.headersSent) return; // The deadline answered first; the late result is dropped.
-  res.status(status).json(data === undefined ? { success: true } : { success: true, data });
+  writeJson(res, status, data === undefined ? SUCCESS_WITHOUT_DATA : `{"success":true,"data":${JSON.stringify(data)}}`);
+}
+
+const SUCCESS_WITHOUT_DATA = JSON.stringify({ success: true });
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Writes a whole JSON answer with Node's own calls. Express's `res.json` would also look up
+ * settings, negotiate a charset and check freshness for an ETag this service never sends:
+ * work per request with a result known in advance. HEAD gets the same headers, no body.
+ */
+function writeJson(res: ServerResponse, status: number, body: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** The answer to a failure: status, body members beyond code and detail, and headers. */
@@ -29,17 +44,16 @@ export function problemOf(error: unknown): Problem {
 }
 
 /** Answers a failure in the envelope, with the operation's message where one matched. */
-export function sendProblem(res: Response, problem: Problem): void {
+export function sendProblem(res: ServerResponse, problem: Problem): void {
   const context = contextOf(res);
   const { status, detail } = problems[problem.code];
-  res
-    .status(status)
-    .set(problem.headers)
-    .json({
-      success: false,
-      message: context.message ?? fallbackMessage(status),
-      error: { code: problem.code, detail, requestId: context.requestId, ...problem.extra },
-    });
+  for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+  const body = {
+    success: false,
+    message: context.message ?? fallbackMessage(status),
+    error: { code: problem.code, detail, requestId: context.requestId, ...problem.extra },
+  };
+  writeJson(res, status, JSON.stringify(body));
 }
 
 function domainProblem(error: WorkplanError): Problem {

@@ -5,7 +5,7 @@ import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { costCenter, createWorkplan, WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
 import { expectProblem, send } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiKeys } from './api-keys.js';
+import { ApiKeys, fingerprintOf, MAX_KEY_BYTES } from './api-keys.js';
 import { createHttpApp } from './http-app.js';
 import { costCenterResource, workScheduleResource } from './resources.js';
 
@@ -85,5 +85,22 @@ describe('ApiKeys', () => {
     keys.replace(['new-key-0123456789ab']);
     expect(keys.identify('old-key-0123456789ab')).toBeUndefined();
     expect(keys.identify('new-key-0123456789ab')).toBeDefined();
+  });
+});
+
+describe('ApiKeys, compared as length and padded bytes', () => {
+  it('tells apart keys where one is a prefix of the other, or differs only in length', () => {
+    const keys = new ApiKeys(['prefix-key-0123456789']);
+    expect(keys.identify('prefix-key-0123456789\0')).toBeUndefined();
+    expect(keys.identify('prefix-key-012345678')).toBeUndefined();
+    expect(keys.identify('prefix-key-0123456789')).toBe(fingerprintOf('prefix-key-0123456789'));
+  });
+
+  it('refuses a candidate longer than any key can be, and a configured key that long', () => {
+    const keys = new ApiKeys(['k'.repeat(MAX_KEY_BYTES)]);
+    expect(keys.identify('k'.repeat(MAX_KEY_BYTES))).toBeDefined();
+    expect(keys.identify('k'.repeat(MAX_KEY_BYTES + 1))).toBeUndefined();
+    expect(keys.identify('é'.repeat(MAX_KEY_BYTES / 2 + 1))).toBeUndefined();
+    expect(() => new ApiKeys(['k'.repeat(MAX_KEY_BYTES + 1)])).toThrow(RangeError);
   });
 });

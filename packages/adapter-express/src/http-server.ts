@@ -1,7 +1,6 @@
 import { createServer, ServerResponse, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { type Socket } from 'node:net';
 import { type Duplex } from 'node:stream';
-import { type Response } from 'express';
 import { answerClientError } from './client-error.js';
 import { sendProblem } from './envelope.js';
 
@@ -33,8 +32,7 @@ export function createHttpServer(app: RequestListener): Server {
       return;
     }
     // The request's body could not be read: answer it, unless the app already has, then close.
-    // The app's handlers made `res` an Express response when the request came in.
-    if (!res.headersSent) sendProblem(res as Response, { code: 'BAD_REQUEST', extra: {}, headers: { Connection: 'close' } });
+    if (!res.headersSent) sendProblem(res, { code: 'BAD_REQUEST', extra: {}, headers: { Connection: 'close' } });
     if (res.writableFinished) socket.destroy();
     else res.once('finish', () => socket.destroy());
   });

@@ -1,4 +1,4 @@
-import { type Response } from 'express';
+import { type ServerResponse } from 'node:http';
 
 /** What the handlers of one request learn and the error handler and logs need. */
 export interface RequestContext {
@@ -11,16 +11,22 @@ export interface RequestContext {
   keyFingerprint?: string;
 }
 
-const contexts = new WeakMap<Response, RequestContext>();
+// A symbol-keyed property of the response rather than a WeakMap entry: every response takes
+// the same shape change, and ephemeron tables cost the garbage collector on every request.
+const CONTEXT = Symbol('workplan.requestContext');
+
+interface WithContext {
+  [CONTEXT]?: RequestContext;
+}
 
 /** Starts the context of a request. */
-export function beginContext(res: Response, requestId: string): RequestContext {
+export function beginContext(res: ServerResponse, requestId: string): RequestContext {
   const context: RequestContext = { requestId };
-  contexts.set(res, context);
+  (res as WithContext)[CONTEXT] = context;
   return context;
 }
 
 /** The context of a request; one is made if the request skipped the first middleware. */
-export function contextOf(res: Response): RequestContext {
-  return contexts.get(res) ?? beginContext(res, '');
+export function contextOf(res: ServerResponse): RequestContext {
+  return (res as WithContext)[CONTEXT] ?? beginContext(res, '');
 }

@@ -61,6 +61,12 @@ describe('parseConfig', () => {
     }
   });
 
+  it('refuses a key longer than the key check compares', () => {
+    expect(() => parseConfig({ API_KEYS: `ok-key-0123456789,${'k'.repeat(257)}` })).toThrow(
+      'API_KEYS holds 1 key(s) longer than 256 bytes',
+    );
+  });
+
   it('warns of a MONGODB_URI that STORAGE does not use', () => {
     expect(parseConfig({ MONGODB_URI: 'mongodb://db/' }).warnings).toEqual([
       'MONGODB_URI is set but STORAGE is not mongodb: it is ignored',

@@ -1,3 +1,4 @@
+import { MAX_KEY_BYTES } from '@workplan/adapter-express';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
 
 export type StorageKind = 'memory' | 'mongodb';
@@ -90,6 +91,10 @@ export function keyList(candidates: readonly string[], source: string): string[]
   const short = keys.filter((key) => key.length < MIN_KEY_LENGTH).length;
   if (short > 0) {
     throw new Error(`${source} holds ${short} key(s) shorter than ${MIN_KEY_LENGTH} characters`);
+  }
+  const long = keys.filter((key) => Buffer.byteLength(key) > MAX_KEY_BYTES).length;
+  if (long > 0) {
+    throw new Error(`${source} holds ${long} key(s) longer than ${MAX_KEY_BYTES} bytes`);
   }
   return keys;
 }

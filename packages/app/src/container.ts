@@ -4,18 +4,19 @@ import { type ApiKeys } from '@workplan/adapter-express';
 import { Container, type ContainerModule } from 'inversify';
 import { type Config, type StorageKind } from './config.js';
 import { ids } from './identifiers.js';
-import { coreModule, httpModule, memoryStorageModule, mongoStorageModule, observabilityModule } from './modules.js';
+import { coreModule, httpModule, memoryStorageModule, observabilityModule } from './modules.js';
 
-const storageModules: Readonly<Record<StorageKind, (config: Config) => ContainerModule>> = {
-  memory: () => memoryStorageModule,
-  mongodb: mongoStorageModule,
+// Loaded on demand: an adapter's code (a driver) is only in the process that uses it.
+const storageModules: Readonly<Record<StorageKind, (config: Config) => Promise<ContainerModule>>> = {
+  memory: () => Promise.resolve(memoryStorageModule),
+  mongodb: async (config) => (await import('./mongo-module.js')).mongoStorageModule(config),
 };
 
 /** Binds every port to the adapter the configuration names. */
-export function createContainer(config: Config, apiKeys: ApiKeys): Container {
+export async function createContainer(config: Config, apiKeys: ApiKeys): Promise<Container> {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(ids.config).toConstantValue(config);
   container.bind(ids.apiKeys).toConstantValue(apiKeys);
-  container.load(storageModules[config.storage](config), coreModule, observabilityModule, httpModule);
+  container.load(await storageModules[config.storage](config), coreModule, observabilityModule, httpModule);
   return container;
 }

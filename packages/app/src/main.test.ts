@@ -37,6 +37,19 @@ describe('main', () => {
     expect(code).toBe(0);
   });
 
+  it('writes the last request lines when it stops, though the log is written in batches', async () => {
+    const key = 'batch-test-key-0123456789';
+    const app = run({ PORT: '0', HOST: '127.0.0.1', API_KEYS: key, NODE_ENV: 'production' });
+    const [, url = ''] = await app.printed(/listening on (http:\S+)/u);
+    for (let n = 1; n <= 3; n += 1) {
+      await send(url, { path: '/api/v1/scales', headers: { key, 'x-request-id': `before-stop-${n}` } });
+    }
+    app.child.kill('SIGTERM');
+    const [code] = await app.exited;
+    expect(code).toBe(0);
+    for (let n = 1; n <= 3; n += 1) expect(app.output()).toContain(`"requestId":"before-stop-${n}"`);
+  });
+
   it('refuses a bad configuration with one line per setting and exit 1', async () => {
     const app = run({ PORT: 'eighty', STORAGE: 'paper' });
     const [code] = await app.exited;

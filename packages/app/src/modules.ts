@@ -1,14 +1,11 @@
 import { createHttpApp, costCenterResource, workScheduleResource } from '@workplan/adapter-express';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { costCenter, createWorkplan, systemClock, workSchedule } from '@workplan/core';
-import { MongoStorage } from '@workplan/adapter-mongodb';
-import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import { ContainerModule } from 'inversify';
 import { v7 as uuidV7 } from 'uuid';
-import { type Config } from './config.js';
 import { ids } from './identifiers.js';
 import { createLogger, logAnswered } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
-import { MongoConnection } from './mongo-connection.js';
 
 /** The domain: the catalogs over whichever repositories the storage module bound. */
 export const coreModule = new ContainerModule(({ bind }) => {
@@ -33,23 +30,6 @@ export const memoryStorageModule = new ContainerModule(({ bind }) => {
     close: () => Promise.resolve(),
   });
 });
-
-/** MongoDB: one client for both repositories, gated until its indexes exist. */
-export function mongoStorageModule(config: Config): ContainerModule {
-  return new ContainerModule(({ bind }) => {
-    const storage = new MongoStorage({
-      uri: config.mongodbUri ?? '',
-      serverSelectionTimeoutMS: config.mongodbTimeoutMs,
-    });
-    const connection = Symbol('MongoConnection') as ServiceIdentifier<MongoConnection>;
-    bind(connection)
-      .toResolvedValue((logger) => new MongoConnection(storage, (message) => { logger.warn(message); }), [ids.logger])
-      .inSingletonScope();
-    bind(ids.storage).toService(connection);
-    bind(ids.workScheduleRepository).toResolvedValue((c) => c.gate(storage.workSchedules), [connection]);
-    bind(ids.costCenterRepository).toResolvedValue((c) => c.gate(storage.costCenters), [connection]);
-  });
-}
 
 /** Logs and metrics, made once for the process. */
 export const observabilityModule = new ContainerModule(({ bind }) => {

@@ -28,7 +28,7 @@ export async function startService(config: Config): Promise<RunningService> {
     runKey = makeRunKey();
     keys.replace([runKey]);
   }
-  const container = createContainer(config, keys);
+  const container = await createContainer(config, keys);
   const storage = container.get(ids.storage);
   storage.open();
   const server = createHttpServer(container.get(ids.httpApp));

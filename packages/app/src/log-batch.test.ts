@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LineBatch, type LineSink } from './log-batch.js';
+
+function recordingSink(): LineSink & { writes: string[]; syncFlushes: number } {
+  const sink = {
+    writes: [] as string[],
+    syncFlushes: 0,
+    write(data: string) {
+      sink.writes.push(data);
+      return true;
+    },
+    flushSync() {
+      sink.syncFlushes += 1;
+    },
+  };
+  return sink;
+}
+
+describe('LineBatch', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('hands lines over in one write once enough have gathered, in order', () => {
+    const sink = recordingSink();
+    const batch = new LineBatch(sink, { maxChars: 10, flushEveryMs: 60_000 });
+    batch.write('abcd\n');
+    expect(sink.writes).toEqual([]);
+    batch.write('efgh\n');
+    expect(sink.writes).toEqual(['abcd\nefgh\n']);
+    batch.write('ij\n');
+    expect(sink.writes).toEqual(['abcd\nefgh\n']);
+  });
+
+  it('hands over what has gathered when the interval comes, and nothing when nothing has', () => {
+    vi.useFakeTimers();
+    const sink = recordingSink();
+    const batch = new LineBatch(sink, { maxChars: 1000, flushEveryMs: 250 });
+    batch.write('one\n');
+    vi.advanceTimersByTime(249);
+    expect(sink.writes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(sink.writes).toEqual(['one\n']);
+    vi.advanceTimersByTime(1000);
+    expect(sink.writes).toEqual(['one\n']);
+  });
+
+  it('writes the rest and flushes the sink synchronously when the process exits', () => {
+    const sink = recordingSink();
+    const batch = new LineBatch(sink, { maxChars: 1000, flushEveryMs: 60_000 });
+    batch.write('last\n');
+    process.emit('exit', 0);
+    expect(sink.writes).toEqual(['last\n']);
+    expect(sink.syncFlushes).toBe(1);
+  });
+});

@@ -1,0 +1,24 @@
+// Its own module, loaded only when the configuration names MongoDB: the driver alone adds
+// some 20 MB to the process, which the memory store has no use for.
+import { MongoStorage } from '@workplan/adapter-mongodb';
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import { type Config } from './config.js';
+import { ids } from './identifiers.js';
+import { MongoConnection } from './mongo-connection.js';
+
+/** MongoDB: one client for both repositories, gated until its indexes exist. */
+export function mongoStorageModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    const storage = new MongoStorage({
+      uri: config.mongodbUri ?? '',
+      serverSelectionTimeoutMS: config.mongodbTimeoutMs,
+    });
+    const connection = Symbol('MongoConnection') as ServiceIdentifier<MongoConnection>;
+    bind(connection)
+      .toResolvedValue((logger) => new MongoConnection(storage, (message) => { logger.warn(message); }), [ids.logger])
+      .inSingletonScope();
+    bind(ids.storage).toService(connection);
+    bind(ids.workScheduleRepository).toResolvedValue((c) => c.gate(storage.workSchedules), [connection]);
+    bind(ids.costCenterRepository).toResolvedValue((c) => c.gate(storage.costCenters), [connection]);
+  });
+}
