@@ -87,7 +87,7 @@ describe('main', () => {
     const metrics = await send(url, { path: '/metrics' });
     expect(metrics.status).toBe(200);
     expect(metrics.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/u);
-    expect(metrics.text).toContain('workplan_http_requests_total{method="GET",route="/api/v1/costCenters",status="200"} 1');
+    expect(metrics.text).toContain('workplan_http_request_duration_seconds_count{method="GET",route="/api/v1/costCenters",status="200"} 1');
     expect(metrics.text).toContain('workplan_http_request_duration_seconds_bucket');
     expect(metrics.text).toContain('process_resident_memory_bytes');
     app.child.kill('SIGTERM');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { NODE_FLAGS } from '@workplan/app';
 import { APP_MAIN, startServer, type ServerProcess } from './processes.js';
 
 /** The key the bench runs the app with; the baselines ignore it but get the same header. */
@@ -28,7 +29,8 @@ export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerPr
       script: APP_MAIN,
       env,
       ready: { path: '/health/ready' },
-      ...(spec.nodeFlags === undefined ? {} : { nodeFlags: spec.nodeFlags }),
+      // As `pnpm start` and the Dockerfile run it.
+      nodeFlags: [...NODE_FLAGS, ...(spec.nodeFlags ?? [])],
     },
     pinned,
   );

@@ -1,3 +1,4 @@
+import { NODE_FLAGS } from '@workplan/app';
 import { describe, expect, it } from 'vitest';
 import { readRepositoryFile } from './repository-file.js';
 
@@ -25,6 +26,13 @@ const lastFrom = all.findLastIndex((i) => i.keyword === 'FROM');
 const runtime = all.slice(lastFrom);
 const argsOf = (keyword: string, stage = all) => stage.filter((i) => i.keyword === keyword).map((i) => i.args);
 
+describe('pnpm start', () => {
+  it('runs the built app with the V8 settings the service is measured with', () => {
+    const { scripts } = JSON.parse(readRepositoryFile('package.json')) as { scripts: Record<string, string> };
+    expect(scripts.start).toBe(['node', ...NODE_FLAGS, 'packages/app/dist/main.js'].join(' '));
+  });
+});
+
 describe('Dockerfile', () => {
   it('builds on the Node major the repository pins', () => {
     const nodeMajor = readRepositoryFile('.nvmrc').trim();
@@ -45,7 +53,7 @@ describe('Dockerfile', () => {
   it('runs the built app in production as a user other than root', () => {
     expect(argsOf('ENV', runtime).join(' ')).toMatch(/\bNODE_ENV=production\b/u);
     expect(argsOf('USER', runtime)).toEqual(['node']);
-    expect(argsOf('CMD', runtime)).toEqual(['["node", "dist/main.js"]']);
+    expect(argsOf('CMD', runtime)).toEqual([JSON.stringify(['node', ...NODE_FLAGS, 'dist/main.js']).replaceAll(',', ', ')]);
   });
 
   it('reports health from the readiness endpoint, with node and nothing the image lacks', () => {
