@@ -2,4 +2,3 @@
 export { ConfigError, parseConfig, type Config, type StorageKind } from './config.js';
 export { createContainer } from './container.js';
 export { startService, type RunningService } from './service.js';
-export { NODE_FLAGS } from './node-flags.js';

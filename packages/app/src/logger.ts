@@ -4,7 +4,7 @@ import { type Config } from './config.js';
 import { LineBatch } from './log-batch.js';
 
 /** About 16 KiB or a quarter of a second of lines, whichever comes first, per write. */
-export const LOG_BATCH = { maxChars: 16_384, flushEveryMs: 250 } as const;
+const LOG_BATCH = { maxChars: 16_384, flushEveryMs: 250 } as const;
 
 /** JSON lines on stdout; pretty only when a person is watching a terminal outside production. */
 export function createLogger(config: Config): Logger {

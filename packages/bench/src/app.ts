@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { NODE_FLAGS } from '@workplan/app';
+// The subpath, not the package: a constant should not load the whole service.
+import { NODE_FLAGS } from '@workplan/app/node-flags';
 import { APP_MAIN, startServer, type ServerProcess } from './processes.js';
 
 /** The key the bench runs the app with; the baselines ignore it but get the same header. */

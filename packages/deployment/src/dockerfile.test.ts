@@ -1,4 +1,5 @@
-import { NODE_FLAGS } from '@workplan/app';
+// The subpath, not the package: a constant should not load the whole service.
+import { NODE_FLAGS } from '@workplan/app/node-flags';
 import { describe, expect, it } from 'vitest';
 import { readRepositoryFile } from './repository-file.js';
 
