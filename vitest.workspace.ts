@@ -26,6 +26,8 @@ export default defineConfig({
           name: 'integration',
           include: ['packages/*/src/**/*.int.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
+          // One MongoDB server for the run (MONGODB_URI, else Testcontainers), handed to the files by `inject`.
+          globalSetup: [fileURLToPath(new URL('./packages/adapter-mongodb/src/testing/global-setup.ts', import.meta.url))],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

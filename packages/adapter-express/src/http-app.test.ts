@@ -1,13 +1,9 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { costCenter, createWorkplan, WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
+import { WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
 import { expectProblem, send } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiKeys, fingerprintOf, MAX_KEY_BYTES } from './api-keys.js';
-import { createHttpApp } from './http-app.js';
-import { costCenterResource, workScheduleResource } from './resources.js';
+import { startMemoryApp, type MemoryApp } from './testing/memory-app.js';
 
 const key = 'failure-test-key-0123';
 
@@ -17,29 +13,21 @@ function failingRepository(failure: () => Error): RecordRepository<'value'> {
   return { insert: fail, update: fail, findById: fail, list: fail, delete: fail };
 }
 
-let server: Server | undefined;
+let running: MemoryApp | undefined;
 const unexpected: unknown[] = [];
 
 async function serve(repository: RecordRepository<'value'>, isReady = () => Promise.resolve(true)): Promise<string> {
-  const workplan = createWorkplan({
-    workSchedules: repository,
-    costCenters: new MemoryRecordRepository(costCenter),
-    ids: { next: () => '0190a000-0000-7000-8000-000000000001' },
+  running = await startMemoryApp({
+    key,
+    workplan: { workSchedules: repository, ids: { next: () => '0190a000-0000-7000-8000-000000000001' } },
+    http: { isReady, onUnexpectedError: (error) => unexpected.push(error) },
   });
-  const app = createHttpApp({
-    resources: [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)],
-    keys: new ApiKeys([key]),
-    isReady,
-    onUnexpectedError: (error) => unexpected.push(error),
-  });
-  server = createServer(app).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return running.baseUrl;
 }
 
 afterEach(async () => {
-  server?.close();
-  if (server !== undefined) await once(server, 'close');
+  await running?.close();
+  running = undefined;
   unexpected.length = 0;
 });
 

@@ -1,43 +1,27 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { costCenter, createWorkplan, workSchedule, type RecordRepository } from '@workplan/core';
+import { workSchedule, type RecordRepository } from '@workplan/core';
 import { expectProblem, send } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiKeys } from './api-keys.js';
-import { createHttpApp, type HttpAppOptions } from './http-app.js';
-import { costCenterResource, workScheduleResource } from './resources.js';
+import { type HttpAppOptions } from './http-app.js';
 import { type AnsweredRequest } from './response-observer.js';
+import { startMemoryApp, type MemoryApp } from './testing/memory-app.js';
 
 const key = 'production-test-key-01';
-let server: Server | undefined;
+let running: MemoryApp | undefined;
 
 async function serve(
-  options: Partial<HttpAppOptions> = {},
+  options: Partial<Omit<HttpAppOptions, 'resources' | 'keys'>> = {},
   workSchedules: RecordRepository<'value'> = new MemoryRecordRepository(workSchedule),
 ): Promise<string> {
-  const workplan = createWorkplan({
-    workSchedules,
-    costCenters: new MemoryRecordRepository(costCenter),
-    ids: { next: () => crypto.randomUUID() },
-  });
-  const app = createHttpApp({
-    resources: [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)],
-    keys: new ApiKeys([key]),
-    isReady: () => Promise.resolve(true),
-    ...options,
-  });
-  server = createServer(app).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  running = await startMemoryApp({ key, workplan: { workSchedules }, http: options });
+  return running.baseUrl;
 }
 
 afterEach(async () => {
-  server?.close();
-  server?.closeAllConnections();
-  if (server !== undefined) await once(server, 'close');
-  server = undefined;
+  await running?.close();
+  running = undefined;
 });
 
 describe('rate limits', () => {
@@ -97,7 +81,7 @@ describe('CORS', () => {
     const baseUrl = await serve({ corsOrigins: ['https://app.example.com'] });
     const other = await send(baseUrl, { path: '/api/v1/scales', headers: { key, origin: 'https://evil.example' } });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
-    await new Promise<void>((resolve) => server?.close(() => { resolve(); }));
+    await running?.close();
     const unset = await send(await serve(), { path: '/api/v1/scales', headers: { key, origin: 'https://app.example.com' } });
     expect(unset.headers['access-control-allow-origin']).toBeUndefined();
   });

@@ -1,4 +1,5 @@
-/** @workplan/testing: contract suites and builders shared by the adapters' tests. */
+/** @workplan/testing: contract suites, builders, hostile-request generators and the OpenAPI oracle shared by the tests. */
+export { runApp, type AppProcess } from './app-process.js';
 export { send, sendRaw, untilReady, type HttpAnswer, type HttpCall } from './http-client.js';
 export { describeHttpContract } from './http-contract.js';
 export {
@@ -9,6 +10,11 @@ export {
   type ContractResource,
   type ServiceUnderTest,
 } from './http-contract-data.js';
+export { hostileBodies } from './hostile-bodies.js';
+export { headerLine, rawFragments, rawMethod, rawTargets } from './hostile-bytes.js';
+export { contentTypeArb, headerValue, hostileHeaders, keyHeaders, type KeyHeader } from './hostile-headers.js';
+export { hostileTargets, methodArb, otherPath, parserRefuses, standardMethods } from './hostile-paths.js';
 export { CONTRACT_STATUSES, expectContractAnswer, firstAnswer, operationOf, storedRecords, type SentRequest } from './hostile-requests.js';
+export { judge, schemaCheckOf, templateOf, type Exchange, type SchemaCheck, type Verdict } from './openapi-conformance.js';
 export { buildRecord, testId } from './records.js';
 export { describeRecordRepositoryContract, type RepositoryFactory } from './repository-contract.js';

@@ -1,41 +1,17 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { costCenter, createWorkplan, WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
-import { send, sendRaw, uniqueText, type HttpAnswer } from '@workplan/testing';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { costCenter, WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
+import { judge, schemaCheckOf, send, sendRaw, uniqueText, type HttpAnswer } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerClientError } from '../client-error.js';
-import { ApiKeys } from '../api-keys.js';
-import { createHttpApp } from '../http-app.js';
-import { costCenterResource, workScheduleResource } from '../resources.js';
-import { apiResources } from './api-resources.js';
+import { describedResources } from '../resources.js';
+import { startMemoryApp, type MemoryApp } from '../testing/memory-app.js';
 import { type Json } from './components.js';
-import { judge, type SchemaCheck } from './conformance.js';
 import { openApiDocument } from './document.js';
 
-const document = openApiDocument();
+const document = openApiDocument(describedResources);
 const key = 'drift-test-key-0123456789';
 
-// The document's schemas are 2020-12; components go in as $defs so each response compiles alone.
-const ajv = new Ajv2020.default({ strict: true, allErrors: true });
-addFormats.default(ajv);
-const defs = asDefs(document.components);
-const compiled = new WeakMap<Json, ReturnType<typeof ajv.compile>>();
-const check: SchemaCheck = (schema, value) => {
-  let validate = compiled.get(schema);
-  if (validate === undefined) {
-    validate = ajv.compile(JSON.parse(JSON.stringify({ $defs: defs, ...schema }).replaceAll('"#/components/schemas/', '"#/$defs/')) as object);
-    compiled.set(schema, validate);
-  }
-  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
-};
-
-function asDefs(components: unknown): unknown {
-  return typeof components === 'object' && components !== null && 'schemas' in components ? components.schemas : {};
-}
+const check = schemaCheckOf(document);
 
 /** Makes a storage fail on demand, as a lost database does, to reach the 500 and 503 answers. */
 let failure: (() => Error) | undefined;
@@ -61,31 +37,27 @@ const ids = {
   },
 };
 
-let server: Server;
+let running: MemoryApp;
 let baseUrl: string;
 const seen = new Set<string>();
 
 beforeAll(async () => {
-  const workplan = createWorkplan({
-    workSchedules: switchable(new MemoryRecordRepository(workSchedule)),
-    costCenters: switchable(new MemoryRecordRepository(costCenter)),
-    ids,
-    maxPageSize: 2,
+  running = await startMemoryApp({
+    key,
+    workplan: {
+      workSchedules: switchable(new MemoryRecordRepository(workSchedule)),
+      costCenters: switchable(new MemoryRecordRepository(costCenter)),
+      ids,
+      maxPageSize: 2,
+    },
+    http: { isReady: () => Promise.resolve(failure === undefined) },
   });
-  const app = createHttpApp({
-    resources: [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)],
-    keys: new ApiKeys([key]),
-    isReady: () => Promise.resolve(failure === undefined),
-  });
-  server = createServer(app).listen(0, '127.0.0.1');
-  server.on('clientError', answerClientError);
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  running.server.on('clientError', answerClientError);
+  baseUrl = running.baseUrl;
 });
 
 afterAll(async () => {
-  server.close();
-  await once(server, 'close');
+  await running.close();
 });
 
 /** Holds one answer to the document, failing the test on any disagreement. */
@@ -124,7 +96,7 @@ const operations = Object.entries(document.paths as Record<string, Json>).flatMa
 );
 
 describe('every answer agrees with openapi.json', () => {
-  it.each(apiResources)('$singular: success, and each failure of its own', async ({ singular, plural, field }) => {
+  it.each(describedResources)('$singular: success, and each failure of its own', async ({ singular, plural, field }) => {
     const one = `/api/v1/${singular}`;
     const created = await exchange('POST', one, { json: { [field]: uniqueText() } });
     const id = (created.json as { data: { id: string } }).data.id;

@@ -1,48 +1,33 @@
 import { readFileSync } from 'node:fs';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
-import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { costCenter, createWorkplan, workSchedule } from '@workplan/core';
 import { send } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeys } from '../api-keys.js';
-import { createHttpApp } from '../http-app.js';
-import { costCenterResource, workScheduleResource } from '../resources.js';
+import { describedResources } from '../resources.js';
+import { startMemoryApp, type MemoryApp } from '../testing/memory-app.js';
 import { openApiDocument } from './document.js';
 
-const workplan = createWorkplan({
-  workSchedules: new MemoryRecordRepository(workSchedule),
-  costCenters: new MemoryRecordRepository(costCenter),
-  ids: { next: () => '0190a000-0000-7000-8000-000000000001' },
-});
-const served = [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)];
-let server: Server;
+let running: MemoryApp;
 let baseUrl: string;
 
 beforeAll(async () => {
-  server = createServer(createHttpApp({ resources: served, keys: new ApiKeys(['docs-test-key-0123456']), isReady: () => Promise.resolve(true) }));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  running = await startMemoryApp({ key: 'docs-test-key-0123456', workplan: { ids: { next: () => '0190a000-0000-7000-8000-000000000001' } } });
+  baseUrl = running.baseUrl;
 });
 
 afterAll(async () => {
-  server.close();
-  await once(server, 'close');
+  await running.close();
 });
 
 describe('the API document', () => {
   it('is what openapi.json at the repository root holds (regenerate: pnpm build && node scripts/write-openapi.mjs)', () => {
     const file = readFileSync(new URL('../../../../openapi.json', import.meta.url), 'utf8');
-    expect(JSON.parse(file)).toEqual(openApiDocument());
+    expect(JSON.parse(file)).toEqual(openApiDocument(describedResources));
   });
 
   it('is served at /openapi.json without a key', async () => {
     const answer = await send(baseUrl, { path: '/openapi.json' });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(answer.json).toEqual(openApiDocument());
+    expect(answer.json).toEqual(openApiDocument(describedResources));
   });
 
   it('is shown at /docs by Swagger UI served from the app itself, with a KEY to authorise', async () => {
@@ -57,7 +42,7 @@ describe('the API document', () => {
     }
     const init = await send(baseUrl, { path: '/docs/init.js' });
     expect(init.text).toContain("url: '/openapi.json'");
-    expect(openApiDocument()).toHaveProperty('components.securitySchemes.apiKey', expect.objectContaining({ in: 'header', name: 'KEY' }));
+    expect(openApiDocument(describedResources)).toHaveProperty('components.securitySchemes.apiKey', expect.objectContaining({ in: 'header', name: 'KEY' }));
   });
 
   it('serves no other file of the Swagger UI package', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { afterAll, describe, it } from 'vitest';
-import { findTestServer } from './test-server.js';
+import { afterAll, describe, inject, it } from 'vitest';
+import type {} from './global-setup.js'; // The names the global setup provides, for `inject`.
 
 /** One test file's own database on the test server. */
 export interface TestDatabase {
@@ -13,14 +13,16 @@ export interface TestDatabase {
 const HOW_TO_RUN = 'bash scripts/test-db.sh pnpm test';
 
 /**
- * `describe` with a fresh, randomly named database, dropped after the suite, so test
- * files can run in parallel against one server. With no server the suite is skipped
- * loudly, or fails under `CI=true`, where skipping would hide that nothing ran.
+ * `describe` with a fresh, randomly named database on the run's one server (which the
+ * integration project's global setup finds or starts), dropped after the suite, so test
+ * files can run in parallel. With no server the suite is skipped loudly, or fails under
+ * `CI=true`, where skipping would hide that nothing ran.
  */
 export async function describeWithTestDatabase(name: string, body: (database: TestDatabase) => void): Promise<void> {
-  const lookup = await findTestServer();
-  if (!lookup.found) {
-    const message = `MongoDB integration tests "${name}" cannot run: ${lookup.reason}. Run them with: ${HOW_TO_RUN}`;
+  const serverUri = inject('mongodbUri');
+  if (serverUri === undefined) {
+    const reason = inject('mongodbUnavailable') ?? "no server was provided (the integration project's global setup finds one)";
+    const message = `MongoDB integration tests "${name}" cannot run: ${reason}. Run them with: ${HOW_TO_RUN}`;
     if (process.env['CI'] === 'true') throw new Error(message);
     console.warn(`\n${'!'.repeat(80)}\n${message}\n${'!'.repeat(80)}\n`);
     describe.skip(name, () => {
@@ -28,16 +30,11 @@ export async function describeWithTestDatabase(name: string, body: (database: Te
     });
     return;
   }
-  const { server } = lookup;
   const dbName = `workplan_test_${randomUUID().replaceAll('-', '')}`;
-  const database: TestDatabase = { uri: withDatabaseName(server.uri, dbName), dbName };
+  const database: TestDatabase = { uri: withDatabaseName(serverUri, dbName), dbName };
   describe(name, () => {
     afterAll(async () => {
-      try {
-        await dropDatabase(database);
-      } finally {
-        await server.stop();
-      }
+      await dropDatabase(database);
     });
     body(database);
   });

@@ -1,4 +1,10 @@
-import { type Json } from './components.js';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+// Holds what a service answered against its OpenAPI document (the drift test's oracle).
+
+/** A piece of an OpenAPI document: a JSON object. */
+export type Json = { readonly [key: string]: unknown };
 
 /** Checks a value against a JSON Schema (2020-12): the errors, none when it passes. */
 export type SchemaCheck = (schema: Json, value: unknown) => readonly string[];
@@ -107,4 +113,27 @@ function requestProblems(document: Json, check: SchemaCheck, operation: unknown,
   const body = member(member(member(operation, 'requestBody'), 'content'), 'application/json');
   if (body !== undefined) problems.push(...check(asJson(member(body, 'schema')), exchange.requestBody).map((e) => `request body: ${e}`));
   return problems;
+}
+
+/**
+ * The schema check of `document` (JSON Schema 2020-12, with formats): each schema compiled
+ * once, with the document's components put in as `$defs` so a response's schema compiles alone.
+ */
+export function schemaCheckOf(document: Json): SchemaCheck {
+  const ajv = new Ajv2020.default({ strict: true, allErrors: true });
+  addFormats.default(ajv);
+  const defs = asDefs(document.components);
+  const compiled = new WeakMap<Json, ValidateFunction>();
+  return (schema, value) => {
+    let validate = compiled.get(schema);
+    if (validate === undefined) {
+      validate = ajv.compile(JSON.parse(JSON.stringify({ $defs: defs, ...schema }).replaceAll('"#/components/schemas/', '"#/$defs/')) as object);
+      compiled.set(schema, validate);
+    }
+    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
+  };
+}
+
+function asDefs(components: unknown): unknown {
+  return typeof components === 'object' && components !== null && 'schemas' in components ? components.schemas : {};
 }

@@ -1,0 +1,56 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { MemoryRecordRepository } from '@workplan/adapter-memory';
+import { createWorkplan, repositoriesOf, type WorkplanOptions } from '@workplan/core';
+import { ApiKeys } from '../api-keys.js';
+import { createHttpApp, type HttpAppOptions } from '../http-app.js';
+import { httpResourcesOf } from '../resources.js';
+
+// Test-only (left out of the build and the index): the adapter's tests serve a real app, on
+// memory storage, over a real socket.
+
+/** What a test changes of the app; whatever it leaves out is the plain default. */
+export interface MemoryAppOptions {
+  /** The one API key the app takes. */
+  readonly key: string;
+  /** Storage, ids, page size: memory repositories and random UUIDs unless given. */
+  readonly workplan?: Partial<WorkplanOptions>;
+  /** The HTTP app's options besides its resources and keys; ready unless `isReady` says otherwise. */
+  readonly http?: Partial<Omit<HttpAppOptions, 'resources' | 'keys'>>;
+}
+
+/** An app listening on a free loopback port. */
+export interface MemoryApp {
+  readonly baseUrl: string;
+  readonly server: Server;
+  /** Stops listening and drops open connections; resolves once the server has closed. */
+  close(): Promise<void>;
+}
+
+/** Serves a workplan over memory storage with the HTTP app on port 0 of 127.0.0.1. */
+export async function startMemoryApp(options: MemoryAppOptions): Promise<MemoryApp> {
+  const workplan = createWorkplan({
+    ...repositoriesOf((kind) => new MemoryRecordRepository(kind)),
+    ids: { next: () => crypto.randomUUID() },
+    ...options.workplan,
+  });
+  const app = createHttpApp({
+    resources: httpResourcesOf(workplan),
+    keys: new ApiKeys([options.key]),
+    isReady: () => Promise.resolve(true),
+    ...options.http,
+  });
+  const server = createServer(app).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    close: async () => {
+      const closed = once(server, 'close');
+      server.close();
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
