@@ -5,12 +5,12 @@
 // adapter-express's openapi.test.ts fails while the file and the definition differ.
 import { existsSync, writeFileSync } from 'node:fs';
 
-const built = new URL('../packages/adapter-express/dist/openapi/document.js', import.meta.url);
+const built = new URL('../packages/adapter-express/dist/index.js', import.meta.url);
 if (!existsSync(built)) {
   console.error('write-openapi: packages/adapter-express is not built; run `pnpm build` first');
   process.exit(1);
 }
-const { openApiDocument } = await import(built.href);
+const { describedResources, openApiDocument } = await import(built.href);
 const target = new URL('../openapi.json', import.meta.url);
-writeFileSync(target, `${JSON.stringify(openApiDocument(), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(openApiDocument(describedResources), null, 2)}\n`);
 console.log(`write-openapi: wrote ${target.pathname}`);

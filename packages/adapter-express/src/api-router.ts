@@ -1,9 +1,10 @@
-import { MAX_SKIP } from '@workplan/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { type ApiKeys } from './api-keys.js';
 import { sendSuccess } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
-import { operation, readJsonBody, requireJsonMediaType, requireKey } from './middleware.js';
+import { readJsonBody, requireJsonMediaType } from './json-body.js';
+import { requireKey } from './key-check.js';
+import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
 import { type HttpResource, type Operation } from './resources.js';
 import { routeTable, type RouteMethods } from './route-table.js';
@@ -42,12 +43,8 @@ function resourceRoutes(
   ];
   const withBody = [requireJsonMediaType, ...readJsonBody];
   const list: RequestHandler = async (req, res) => {
-    const skip = pageNumber(param(req, 'skip') ?? '0');
-    const limitSegment = param(req, 'limit');
-    const limit = limitSegment === undefined ? catalog.maxPageSize : pageNumber(limitSegment);
-    const page = await catalog.list({ skip, limit });
-    const next = skip + limit;
-    if (page.hasMore && next <= MAX_SKIP) res.setHeader('Link', `<${basePath}/${plural}/${next}/${limit}>; rel="next"`);
+    const page = await catalog.list({ skip: pageNumber(param(req, 'skip')), limit: pageNumber(param(req, 'limit')) });
+    if (page.next !== undefined) res.setHeader('Link', `<${basePath}/${plural}/${page.next.skip}/${page.next.limit}>; rel="next"`);
     sendSuccess(res, 200, page.records);
   };
 
@@ -87,8 +84,9 @@ function idParam(req: Request): string {
   return param(req, 'id') ?? '';
 }
 
-/** Plain decimal digits only: `007` is 7, while `-1`, `1.5` and `1e3` are refused. */
-function pageNumber(segment: string): number {
+/** Plain decimal digits only: `007` is 7, while `-1`, `1.5` and `1e3` are refused; absent stays unset. */
+function pageNumber(segment: string | undefined): number | undefined {
+  if (segment === undefined) return undefined;
   if (!/^[0-9]+$/u.test(segment)) throw new HttpFailure('INVALID_PAGINATION');
   return Number(segment);
 }

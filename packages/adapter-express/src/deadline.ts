@@ -1,5 +1,6 @@
 import { type RequestHandler } from 'express';
 import { sendProblem } from './envelope.js';
+import { problemFor } from './problem-of.js';
 
 /**
  * Answers 503 STORAGE_UNAVAILABLE when a request is not answered within `ms`, so a slow
@@ -8,7 +9,7 @@ import { sendProblem } from './envelope.js';
 export function deadline(ms: number): RequestHandler {
   return (_req, res, next) => {
     const timer = setTimeout(() => {
-      if (!res.headersSent) sendProblem(res, { code: 'STORAGE_UNAVAILABLE', extra: {}, headers: { 'Retry-After': '2' } });
+      if (!res.headersSent) sendProblem(res, problemFor('STORAGE_UNAVAILABLE'));
     }, ms);
     res.once('close', () => {
       clearTimeout(timer);

@@ -1,7 +1,6 @@
 import { type ServerResponse } from 'node:http';
-import { WorkplanError } from '@workplan/core';
-import { HttpFailure } from './http-failure.js';
-import { codeOfKind, issueMessages, problems, routeMessages, type ErrorCode } from './problems.js';
+import { type Problem } from './problem-of.js';
+import { headersOf, problems, routeMessages } from './problems.js';
 import { contextOf } from './request-context.js';
 
 /** Answers `{ success: true, data }`, or `{ success: true }` when there is no data. */
@@ -25,71 +24,18 @@ function writeJson(res: ServerResponse, status: number, body: string): void {
   res.end(body);
 }
 
-/** The answer to a failure: status, body members beyond code and detail, and headers. */
-export interface Problem {
-  readonly code: ErrorCode;
-  readonly extra: Readonly<Record<string, unknown>>;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-/** Turns anything thrown while serving a request into the contract's answer. */
-export function problemOf(error: unknown): Problem {
-  if (error instanceof HttpFailure) return { code: error.code, extra: {}, headers: error.headers };
-  if (WorkplanError.is(error)) return domainProblem(error);
-  const bodyParserCode = bodyParserCodes[typeOfBodyParserError(error)];
-  if (bodyParserCode !== undefined) return { code: bodyParserCode, extra: {}, headers: {} };
-  // The router throws a URIError when a path segment holds malformed percent-encoding.
-  if (error instanceof URIError) return { code: 'BAD_REQUEST', extra: {}, headers: {} };
-  return { code: 'INTERNAL', extra: {}, headers: {} };
-}
-
-/** Answers a failure in the envelope, with the operation's message where one matched. */
+/**
+ * Answers a failure in the envelope: the table's status, detail and headers, the
+ * problem's own members and headers, and the operation's message where one matched.
+ */
 export function sendProblem(res: ServerResponse, problem: Problem): void {
   const context = contextOf(res);
-  const { status, detail } = problems[problem.code];
-  for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+  const { status, detail, routeMessage } = problems[problem.code];
+  for (const [name, value] of Object.entries({ ...headersOf(problem.code), ...problem.headers })) res.setHeader(name, value);
   const body = {
     success: false,
-    message: context.message ?? fallbackMessage(status),
-    error: { code: problem.code, detail, requestId: context.requestId, ...problem.extra },
+    message: context.message ?? routeMessage ?? routeMessages.badRequest,
+    error: { code: problem.code, detail, requestId: context.requestId, ...problem.members },
   };
   writeJson(res, status, JSON.stringify(body));
-}
-
-function domainProblem(error: WorkplanError): Problem {
-  switch (error.kind) {
-    case 'validation': {
-      const issues = error.issues.map(({ field, rule }) => ({ field, message: issueMessages[rule] }));
-      return { code: 'VALIDATION_FAILED', extra: { issues }, headers: {} };
-    }
-    case 'conflict':
-      return { code: 'CONFLICT', extra: { existingId: error.existingId }, headers: {} };
-    case 'storageUnavailable':
-      return { code: 'STORAGE_UNAVAILABLE', extra: {}, headers: { 'Retry-After': '2' } };
-    default:
-      return { code: codeOfKind[error.kind], extra: {}, headers: {} };
-  }
-}
-
-/** body-parser's error types, and how each is answered. */
-const bodyParserCodes: Readonly<Record<string, ErrorCode>> = {
-  'entity.parse.failed': 'INVALID_JSON',
-  'entity.verify.failed': 'INVALID_JSON',
-  'entity.too.large': 'PAYLOAD_TOO_LARGE',
-  'encoding.unsupported': 'UNSUPPORTED_MEDIA_TYPE',
-  'charset.unsupported': 'UNSUPPORTED_MEDIA_TYPE',
-  'request.aborted': 'BAD_REQUEST',
-  'request.size.invalid': 'BAD_REQUEST',
-};
-
-function typeOfBodyParserError(error: unknown): string {
-  if (typeof error !== 'object' || error === null || !('type' in error)) return '';
-  return typeof error.type === 'string' ? error.type : '';
-}
-
-function fallbackMessage(status: number): string {
-  if (status === 404) return routeMessages.notFound;
-  if (status === 405) return routeMessages.methodNotAllowed;
-  if (status === 503) return routeMessages.unavailable;
-  return routeMessages.badRequest;
 }

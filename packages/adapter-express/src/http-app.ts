@@ -1,12 +1,14 @@
 import express, { Router, type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { type ApiKeys } from './api-keys.js';
 import { createApiRouter } from './api-router.js';
-import { problemOf, sendProblem, sendSuccess } from './envelope.js';
+import { sendProblem, sendSuccess } from './envelope.js';
+import { problemOf } from './problem-of.js';
 import { HttpFailure } from './http-failure.js';
 import { corsPolicy } from './cors-policy.js';
 import { deadline } from './deadline.js';
-import { identifyRequest, operation } from './middleware.js';
-import { docsRouter } from './openapi/index.js';
+import { operation } from './operation.js';
+import { identifyRequest } from './request-id.js';
+import { docsRouter, openApiDocument } from './openapi/index.js';
 import { routeMessages } from './problems.js';
 import { noRateLimits, rateLimitsOf } from './rate-limits.js';
 import { type HttpResource } from './resources.js';
@@ -46,7 +48,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const rateLimits = options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute);
   app.use('/api/v1', createApiRouter({ resources: options.resources, keys: options.keys, rateLimits }));
   app.use('/health', healthRouter(options.isReady));
-  app.use(docsRouter());
+  // The document describes the resources this app serves, not a list kept beside them.
+  app.use(docsRouter(openApiDocument(options.resources)));
   for (const route of options.routes ?? []) app.use(route);
   app.use((_req, _res, next) => {
     next(new HttpFailure('ROUTE_NOT_FOUND'));
@@ -65,7 +68,7 @@ function healthRouter(isReady: () => Promise<boolean>): Router {
         health('/health/ready'),
         async (_req, res) => {
           const ready = await isReady().catch(() => false);
-          if (!ready) throw new HttpFailure('STORAGE_UNAVAILABLE', { 'Retry-After': '2' });
+          if (!ready) throw new HttpFailure('STORAGE_UNAVAILABLE');
           sendSuccess(res, 200);
         },
       ],

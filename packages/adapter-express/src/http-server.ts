@@ -3,6 +3,7 @@ import { type Socket } from 'node:net';
 import { type Duplex } from 'node:stream';
 import { answerClientError } from './client-error.js';
 import { sendProblem } from './envelope.js';
+import { problemFor } from './problem-of.js';
 
 /**
  * A node:http server for the app that leaves Node no answer of its own to give, so every
@@ -32,7 +33,7 @@ export function createHttpServer(app: RequestListener): Server {
       return;
     }
     // The request's body could not be read: answer it, unless the app already has, then close.
-    if (!res.headersSent) sendProblem(res, { code: 'BAD_REQUEST', extra: {}, headers: { Connection: 'close' } });
+    if (!res.headersSent) sendProblem(res, { ...problemFor('BAD_REQUEST'), headers: { Connection: 'close' } });
     if (res.writableFinished) socket.destroy();
     else res.once('finish', () => socket.destroy());
   });

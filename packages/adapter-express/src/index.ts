@@ -4,16 +4,15 @@ export { createApiRouter, type ApiRouterOptions } from './api-router.js';
 export { answerClientError } from './client-error.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { createHttpServer } from './http-server.js';
-export { BODY_LIMIT_BYTES } from './middleware.js';
-export { apiResources, docsRouter, judge, openApiDocument, type ApiResource, type Exchange, type Json, type SchemaCheck, type Verdict } from './openapi/index.js';
+export { BODY_LIMIT_BYTES } from './json-body.js';
+export { docsRouter, openApiDocument, type Json } from './openapi/index.js';
 export { problems, type ErrorCode } from './problems.js';
 export { type AnsweredRequest, type ResponseObserver } from './response-observer.js';
 export { contextOf, type RequestContext } from './request-context.js';
 export {
-  costCenterResource,
-  costCenters,
-  workScheduleResource,
-  workSchedules,
+  describedResources,
+  httpResourcesOf,
+  resourceDescriptions,
   type HttpResource,
   type Operation,
   type ResourceCatalog,

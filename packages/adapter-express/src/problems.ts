@@ -18,33 +18,67 @@ export type ErrorCode =
   | 'STORAGE_UNAVAILABLE'
   | 'INTERNAL';
 
-interface ProblemEntry {
+/** The message where no operation of the seed matched. */
+export const routeMessages = {
+  notFound: 'Rota não encontrada.',
+  methodNotAllowed: 'Método não permitido.',
+  badRequest: 'Requisição inválida.',
+  unavailable: 'Serviço indisponível.',
+} as const;
+
+/** How a code is answered. */
+export interface ProblemEntry {
   readonly status: number;
   /** A short sentence for people, in Brazilian Portuguese. */
   readonly detail: string;
+  /**
+   * When to try again: a fixed number of seconds for `Retry-After`, or `limiter` where
+   * the rate limiter computes it. Unset for answers that retrying would not change.
+   */
+  readonly retryAfter?: number | 'limiter';
+  /** The message where no operation matched; `Requisição inválida.` when unset. */
+  readonly routeMessage?: string;
 }
 
-/** The one table from error code to HTTP status and sentence. */
+/** Seconds a client waits before trying a storage that did not answer. */
+export const STORAGE_RETRY_SECONDS = 2;
+
+/** The one table from error code to status, sentence and headers. */
 export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   INVALID_JSON: { status: 400, detail: 'O corpo da requisição está vazio ou não é um JSON válido.' },
   VALIDATION_FAILED: { status: 400, detail: 'Os dados enviados não atendem às regras.' },
   INVALID_PAGINATION: { status: 400, detail: 'Os parâmetros de paginação são inválidos.' },
   BAD_REQUEST: { status: 400, detail: 'A requisição não pôde ser lida.' },
   UNAUTHORIZED: { status: 401, detail: 'Chave de API ausente ou inválida.' },
-  NOT_FOUND: { status: 404, detail: 'Nenhum registro tem este id.' },
-  ROUTE_NOT_FOUND: { status: 404, detail: 'Nenhuma rota corresponde a este caminho.' },
-  METHOD_NOT_ALLOWED: { status: 405, detail: 'Este caminho não aceita este método.' },
+  NOT_FOUND: { status: 404, detail: 'Nenhum registro tem este id.', routeMessage: routeMessages.notFound },
+  ROUTE_NOT_FOUND: { status: 404, detail: 'Nenhuma rota corresponde a este caminho.', routeMessage: routeMessages.notFound },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    detail: 'Este caminho não aceita este método.',
+    routeMessage: routeMessages.methodNotAllowed,
+  },
   CONFLICT: { status: 409, detail: 'Outro registro já usa este valor.' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'O corpo da requisição passa de 16 KiB.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     detail: 'O corpo deve ser JSON (application/json) em UTF-8, sem codificação de conteúdo.',
   },
-  RATE_LIMITED: { status: 429, detail: 'Limite de requisições excedido; tente mais tarde.' },
+  RATE_LIMITED: { status: 429, detail: 'Limite de requisições excedido; tente mais tarde.', retryAfter: 'limiter' },
   HEADERS_TOO_LARGE: { status: 431, detail: 'Os cabeçalhos da requisição são grandes demais.' },
-  STORAGE_UNAVAILABLE: { status: 503, detail: 'O armazenamento não respondeu a tempo; tente novamente.' },
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    detail: 'O armazenamento não respondeu a tempo; tente novamente.',
+    retryAfter: STORAGE_RETRY_SECONDS,
+    routeMessage: routeMessages.unavailable,
+  },
   INTERNAL: { status: 500, detail: 'Erro interno.' },
 };
+
+/** The headers the table says every answer with `code` carries. */
+export function headersOf(code: ErrorCode): Readonly<Record<string, string>> {
+  const { retryAfter } = problems[code];
+  return typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
+}
 
 /** How each domain refusal is answered. */
 export const codeOfKind: Readonly<Record<WorkplanErrorKind, ErrorCode>> = {
@@ -65,11 +99,3 @@ export const issueMessages: Readonly<Record<FieldIssue['rule'], string>> = {
   tooLong: 'Deve ter no máximo 200 caracteres.',
   controlCharacter: 'Não pode conter caracteres de controle.',
 };
-
-/** The message where no operation of the seed matched. */
-export const routeMessages = {
-  notFound: 'Rota não encontrada.',
-  methodNotAllowed: 'Método não permitido.',
-  badRequest: 'Requisição inválida.',
-  unavailable: 'Serviço indisponível.',
-} as const;

@@ -1,4 +1,4 @@
-import { type Catalog, type Page, type RecordBase } from '@workplan/core';
+import { type KindName, type Page, type PageRequest, type RecordBase, type Workplan } from '@workplan/core';
 
 /** The five operations of a resource. */
 export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
@@ -8,11 +8,10 @@ export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
  * their text field does not matter here, and one route set serves every resource.
  */
 export interface ResourceCatalog {
-  readonly maxPageSize: number;
   create(document: unknown): Promise<RecordBase>;
   update(id: string, document: unknown): Promise<RecordBase>;
   find(id: string): Promise<RecordBase>;
-  list(page: Page): Promise<{ readonly records: readonly RecordBase[]; readonly hasMore: boolean }>;
+  list(page: PageRequest): Promise<{ readonly records: readonly RecordBase[]; readonly next?: Page }>;
   delete(id: string): Promise<void>;
 }
 
@@ -39,48 +38,50 @@ export interface HttpResource extends ResourceDescription {
   readonly catalog: ResourceCatalog;
 }
 
-/** Work schedules live at `/scale` and `/scales`. */
-export const workSchedules: ResourceDescription = {
-  name: 'WorkSchedule',
-  singular: 'scale',
-  plural: 'scales',
-  field: 'value',
-  one: 'escala de trabalho',
-  many: 'escalas de trabalho',
-  sample: '12x36',
-  messages: {
-    create: 'Não foi possível criar a escala de trabalho.',
-    update: 'Não foi possível atualizar a escala de trabalho.',
-    find: 'Não foi possível retornar a escala de trabalho.',
-    list: 'Não foi possível retornar as escalas de trabalho.',
-    delete: 'Não foi possível deletar a escala de trabalho.',
+/** What the HTTP side says of each kind of record; a new resource is one more entry. */
+export const resourceDescriptions: Readonly<Record<KindName, ResourceDescription>> = {
+  workSchedules: {
+    name: 'WorkSchedule',
+    singular: 'scale',
+    plural: 'scales',
+    field: 'value',
+    one: 'escala de trabalho',
+    many: 'escalas de trabalho',
+    sample: '12x36',
+    messages: {
+      create: 'Não foi possível criar a escala de trabalho.',
+      update: 'Não foi possível atualizar a escala de trabalho.',
+      find: 'Não foi possível retornar a escala de trabalho.',
+      list: 'Não foi possível retornar as escalas de trabalho.',
+      delete: 'Não foi possível deletar a escala de trabalho.',
+    },
+  },
+  costCenters: {
+    name: 'CostCenter',
+    singular: 'costCenter',
+    plural: 'costCenters',
+    field: 'title',
+    one: 'centro de custo',
+    many: 'centros de custo',
+    sample: 'Financeiro',
+    messages: {
+      create: 'Não foi possível criar o centro de custo.',
+      update: 'Não foi possível atualizar o centro de custo.',
+      find: 'Não foi possível retornar o centro de custo.',
+      list: 'Não foi possível retornar os centros de custo.',
+      delete: 'Não foi possível deletar o centro de custo.',
+    },
   },
 };
 
-/** Cost centers live at `/costCenter` and `/costCenters`. */
-export const costCenters: ResourceDescription = {
-  name: 'CostCenter',
-  singular: 'costCenter',
-  plural: 'costCenters',
-  field: 'title',
-  one: 'centro de custo',
-  many: 'centros de custo',
-  sample: 'Financeiro',
-  messages: {
-    create: 'Não foi possível criar o centro de custo.',
-    update: 'Não foi possível atualizar o centro de custo.',
-    find: 'Não foi possível retornar o centro de custo.',
-    list: 'Não foi possível retornar os centros de custo.',
-    delete: 'Não foi possível deletar o centro de custo.',
-  },
-};
+/** Every resource described, in the order the API document lists them. */
+export const describedResources: readonly ResourceDescription[] = Object.values(resourceDescriptions);
 
-/** The work schedule resource, served by `catalog`. */
-export function workScheduleResource(catalog: Catalog<'value'>): HttpResource {
-  return { ...workSchedules, catalog };
+/** Every resource, served by the workplan's catalog of its kind. */
+export function httpResourcesOf(workplan: Workplan): HttpResource[] {
+  return (Object.keys(resourceDescriptions) as KindName[]).map((name) => ({
+    ...resourceDescriptions[name],
+    catalog: workplan[name],
+  }));
 }
 
-/** The cost center resource, served by `catalog`. */
-export function costCenterResource(catalog: Catalog<'title'>): HttpResource {
-  return { ...costCenters, catalog };
-}

@@ -33,8 +33,8 @@ await describeWithTestDatabase('MongoStorage', (database) => {
   it('keeps each kind in its own collection of the database the URI names', async () => {
     const schedule = buildRecord(workSchedule, { text: '6x1' });
     const center = buildRecord(costCenter, { text: 'Financeiro' });
-    await storage.workSchedules.insert(schedule, uniquenessKey(schedule.value));
-    await storage.costCenters.insert(center, uniquenessKey(center.title));
+    await storage.repositories.workSchedules.insert(schedule, uniquenessKey(schedule.value));
+    await storage.repositories.costCenters.insert(center, uniquenessKey(center.title));
 
     const db = client.db(database.dbName);
     await expect(db.collection('workSchedules').findOne({}, { projection: { _id: 0 } })).resolves.toEqual({

@@ -1,4 +1,4 @@
-import { costCenter, workSchedule, WorkplanError } from '@workplan/core';
+import { repositoriesOf, WorkplanError, type Repositories } from '@workplan/core';
 import { MongoClient, type Db } from 'mongodb';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
@@ -21,13 +21,13 @@ export interface MongoStorageOptions {
 const DEFAULTS = { serverSelectionTimeoutMS: 2000, connectTimeoutMS: 2000, socketTimeoutMS: 10_000 };
 
 /**
- * Owns one MongoClient and the repositories over it: work schedules in `workSchedules`,
- * cost centers in `costCenters`. The client connects on first use, so constructing this
- * needs no server; `connectMongo` checks there is one.
+ * Owns one MongoClient and the repositories over it, one collection per kind of record.
+ * The client connects on first use, so constructing this needs no server; `connectMongo` checks there is one.
  */
 export class MongoStorage {
-  readonly workSchedules: MongoRecordRepository<'value'>;
-  readonly costCenters: MongoRecordRepository<'title'>;
+  /** Each kind's repository, over the collection of its kind's name (`workSchedules`, `costCenters`). */
+  readonly repositories: Repositories;
+  readonly #indexed: MongoRecordRepository<string>[] = [];
   readonly #client: MongoClient;
   readonly #db: Db;
   readonly #pingTimeoutMS: number;
@@ -42,19 +42,16 @@ export class MongoStorage {
     });
     this.#pingTimeoutMS = serverSelectionTimeoutMS;
     this.#db = this.#client.db(options.dbName);
-    this.workSchedules = new MongoRecordRepository({
-      kind: workSchedule,
-      collection: this.#db.collection<RecordDocument>('workSchedules'),
-    });
-    this.costCenters = new MongoRecordRepository({
-      kind: costCenter,
-      collection: this.#db.collection<RecordDocument>('costCenters'),
+    this.repositories = repositoriesOf((kind, name) => {
+      const repository = new MongoRecordRepository({ kind, collection: this.#db.collection<RecordDocument>(name) });
+      this.#indexed.push(repository);
+      return repository;
     });
   }
 
-  /** Creates both collections' indexes; idempotent. */
+  /** Creates every collection's indexes; idempotent. */
   async ensureIndexes(): Promise<void> {
-    await Promise.all([this.workSchedules.ensureIndexes(), this.costCenters.ensureIndexes()]);
+    await Promise.all(this.#indexed.map((repository) => repository.ensureIndexes()));
   }
 
   /** Resolves when the server answers a ping in time; rejects with `storageUnavailable` otherwise. */

@@ -53,11 +53,11 @@ describe('MongoDB storage with no server', () => {
     const record = buildRecord(workSchedule);
     const change = { text: 'x', key: 'x', updatedAt: new Date() };
     const results = await Promise.allSettled([
-      storage.workSchedules.insert(record, 'x'),
-      storage.workSchedules.update(record.id, change),
-      storage.workSchedules.findById(record.id),
-      storage.workSchedules.list({ skip: 0, limit: 10 }),
-      storage.workSchedules.delete(record.id),
+      storage.repositories.workSchedules.insert(record, 'x'),
+      storage.repositories.workSchedules.update(record.id, change),
+      storage.repositories.workSchedules.findById(record.id),
+      storage.repositories.workSchedules.list({ skip: 0, limit: 10 }),
+      storage.repositories.workSchedules.delete(record.id),
       storage.ensureIndexes(),
     ]);
     const unavailable = results.map((result) => result.status === 'rejected' && isStorageUnavailable(result.reason));

@@ -1,9 +1,10 @@
 import { type RequestListener } from 'node:http';
 import { type ApiKeys } from '@workplan/adapter-express';
-import { type Clock, type IdGenerator, type RecordRepository, type Workplan } from '@workplan/core';
+import { type Clock, type IdGenerator, type Repositories, type Workplan } from '@workplan/core';
 import { type ServiceIdentifier } from 'inversify';
 import { type Logger } from 'pino';
 import { type Config } from './config.js';
+import { type LineBatch } from './log-batch.js';
 import { type ServiceMetrics } from './metrics.js';
 
 /** The storage's life outside its repositories: readiness for `/health/ready`, and closing. */
@@ -20,10 +21,12 @@ export const ids = {
   apiKeys: Symbol('ApiKeys') as ServiceIdentifier<ApiKeys>,
   clock: Symbol('Clock') as ServiceIdentifier<Clock>,
   idGenerator: Symbol('IdGenerator') as ServiceIdentifier<IdGenerator>,
-  workScheduleRepository: Symbol('WorkScheduleRepository') as ServiceIdentifier<RecordRepository<'value'>>,
-  costCenterRepository: Symbol('CostCenterRepository') as ServiceIdentifier<RecordRepository<'title'>>,
+  /** One repository per kind of record, from the storage the configuration names. */
+  repositories: Symbol('Repositories') as ServiceIdentifier<Repositories>,
   storage: Symbol('StorageLifecycle') as ServiceIdentifier<StorageLifecycle>,
   workplan: Symbol('Workplan') as ServiceIdentifier<Workplan>,
+  /** Where log lines are batched; `null` when they are pretty-printed to a terminal. */
+  logOutput: Symbol('LogOutput') as ServiceIdentifier<LineBatch | null>,
   logger: Symbol('Logger') as ServiceIdentifier<Logger>,
   /** `null` when METRICS=off. */
   metrics: Symbol('ServiceMetrics') as ServiceIdentifier<ServiceMetrics | null>,

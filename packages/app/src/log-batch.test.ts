@@ -53,4 +53,18 @@ describe('LineBatch', () => {
     expect(sink.writes).toEqual(['last\n']);
     expect(sink.syncFlushes).toBe(1);
   });
+
+  it('on close writes the rest, flushes the sink, and stops its interval and exit hook', () => {
+    vi.useFakeTimers();
+    const sink = recordingSink();
+    const exitHooks = process.listenerCount('exit');
+    const batch = new LineBatch(sink, { maxChars: 1000, flushEveryMs: 250 });
+    expect(process.listenerCount('exit')).toBe(exitHooks + 1);
+    batch.write('closing\n');
+    batch.close();
+    expect(sink.writes).toEqual(['closing\n']);
+    expect(sink.syncFlushes).toBe(1);
+    expect(process.listenerCount('exit')).toBe(exitHooks);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

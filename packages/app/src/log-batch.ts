@@ -15,26 +15,35 @@ export interface LineSink {
 export class LineBatch implements DestinationStream {
   readonly #sink: LineSink;
   readonly #maxChars: number;
+  readonly #interval: NodeJS.Timeout;
+  // However the process ends short of SIGKILL, the last lines are written.
+  readonly #onExit = (): void => {
+    this.close();
+  };
   #lines: string[] = [];
   #chars = 0;
 
   constructor(sink: LineSink, options: { maxChars: number; flushEveryMs: number }) {
     this.#sink = sink;
     this.#maxChars = options.maxChars;
-    setInterval(() => {
+    this.#interval = setInterval(() => {
       this.flush();
     }, options.flushEveryMs).unref();
-    // However the process ends short of SIGKILL, the last lines are written.
-    process.once('exit', () => {
-      this.flush();
-      sink.flushSync();
-    });
+    process.once('exit', this.#onExit);
   }
 
   write(line: string): void {
     this.#lines.push(line);
     this.#chars += line.length;
     if (this.#chars >= this.#maxChars) this.flush();
+  }
+
+  /** Writes what has gathered, waits for the sink to write it, and stops the interval and exit hook. */
+  close(): void {
+    clearInterval(this.#interval);
+    process.off('exit', this.#onExit);
+    this.flush();
+    this.#sink.flushSync();
   }
 
   /** Hands over whatever has gathered. */

@@ -6,14 +6,20 @@ import { LineBatch } from './log-batch.js';
 /** About 16 KiB or a quarter of a second of lines, whichever comes first, per write. */
 const LOG_BATCH = { maxChars: 16_384, flushEveryMs: 250 } as const;
 
-/** JSON lines on stdout; pretty only when a person is watching a terminal outside production. */
-export function createLogger(config: Config): Logger {
-  const pretty = process.stdout.isTTY && !config.production;
-  if (pretty) return pino({ level: config.logLevel, transport: { target: 'pino-pretty' } });
-  // Asynchronous, so a slow terminal or pipe never blocks the event loop; in batches, so
-  // a request's line costs little more than making it.
-  const stdout = pino.destination({ sync: false });
-  return pino({ level: config.logLevel }, new LineBatch(stdout, LOG_BATCH));
+/**
+ * Where JSON log lines go: stdout, asynchronously so a slow terminal or pipe never blocks the
+ * event loop, and in batches so a request's line costs little more than making it. `null`
+ * when a person is watching a terminal outside production: then lines are pretty instead.
+ */
+export function createLogOutput(config: Config): LineBatch | null {
+  if (process.stdout.isTTY && !config.production) return null;
+  return new LineBatch(pino.destination({ sync: false }), LOG_BATCH);
+}
+
+/** The service's logger, writing to `output` (pretty on the terminal when it is `null`). */
+export function createLogger(config: Config, output: LineBatch | null): Logger {
+  if (output === null) return pino({ level: config.logLevel, transport: { target: 'pino-pretty' } });
+  return pino({ level: config.logLevel }, output);
 }
 
 /** One line per answered request: what an operator needs, never a key or a raw path. */

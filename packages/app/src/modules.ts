@@ -1,10 +1,10 @@
-import { createHttpApp, costCenterResource, workScheduleResource } from '@workplan/adapter-express';
+import { createHttpApp, httpResourcesOf } from '@workplan/adapter-express';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { costCenter, createWorkplan, systemClock, workSchedule } from '@workplan/core';
+import { createWorkplan, repositoriesOf, systemClock } from '@workplan/core';
 import { ContainerModule } from 'inversify';
 import { v7 as uuidV7 } from 'uuid';
 import { ids } from './identifiers.js';
-import { createLogger, logAnswered } from './logger.js';
+import { createLogger, createLogOutput, logAnswered } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 
 /** The domain: the catalogs over whichever repositories the storage module bound. */
@@ -13,17 +13,16 @@ export const coreModule = new ContainerModule(({ bind }) => {
   bind(ids.idGenerator).toConstantValue({ next: () => uuidV7() });
   bind(ids.workplan)
     .toResolvedValue(
-      (workSchedules, costCenters, clock, idGenerator, config) =>
-        createWorkplan({ workSchedules, costCenters, clock, ids: idGenerator, maxPageSize: config.listMaxLimit }),
-      [ids.workScheduleRepository, ids.costCenterRepository, ids.clock, ids.idGenerator, ids.config],
+      (repositories, clock, idGenerator, config) =>
+        createWorkplan({ ...repositories, clock, ids: idGenerator, maxPageSize: config.listMaxLimit }),
+      [ids.repositories, ids.clock, ids.idGenerator, ids.config],
     )
     .inSingletonScope();
 });
 
-/** The embedded default storage. */
+/** Records in the process only: for tests, and for trying the service without a file. */
 export const memoryStorageModule = new ContainerModule(({ bind }) => {
-  bind(ids.workScheduleRepository).toConstantValue(new MemoryRecordRepository(workSchedule));
-  bind(ids.costCenterRepository).toConstantValue(new MemoryRecordRepository(costCenter));
+  bind(ids.repositories).toConstantValue(repositoriesOf((kind) => new MemoryRecordRepository(kind)));
   bind(ids.storage).toConstantValue({
     open: () => undefined,
     isReady: () => Promise.resolve(true),
@@ -33,7 +32,8 @@ export const memoryStorageModule = new ContainerModule(({ bind }) => {
 
 /** Logs and metrics, made once for the process. */
 export const observabilityModule = new ContainerModule(({ bind }) => {
-  bind(ids.logger).toResolvedValue((config) => createLogger(config), [ids.config]);
+  bind(ids.logOutput).toResolvedValue((config) => createLogOutput(config), [ids.config]);
+  bind(ids.logger).toResolvedValue((config, output) => createLogger(config, output), [ids.config, ids.logOutput]);
   bind(ids.metrics).toResolvedValue((config) => (config.metrics ? new ServiceMetrics() : null), [ids.config]);
 });
 
@@ -43,7 +43,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     .toResolvedValue(
       (workplan, apiKeys, storage, config, logger, metrics) =>
         createHttpApp({
-          resources: [workScheduleResource(workplan.workSchedules), costCenterResource(workplan.costCenters)],
+          resources: httpResourcesOf(workplan),
           keys: apiKeys,
           isReady: () => storage.isReady(),
           onUnexpectedError: (error) => {

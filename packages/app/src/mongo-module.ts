@@ -1,6 +1,7 @@
 // Its own module, loaded only when the configuration names MongoDB: the driver alone adds
 // some 20 MB to the process, which the memory store has no use for.
 import { MongoStorage } from '@workplan/adapter-mongodb';
+import { wrapRepositories } from '@workplan/core';
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
@@ -18,7 +19,9 @@ export function mongoStorageModule(config: Config): ContainerModule {
       .toResolvedValue((logger) => new MongoConnection(storage, (message) => { logger.warn(message); }), [ids.logger])
       .inSingletonScope();
     bind(ids.storage).toService(connection);
-    bind(ids.workScheduleRepository).toResolvedValue((c) => c.gate(storage.workSchedules), [connection]);
-    bind(ids.costCenterRepository).toResolvedValue((c) => c.gate(storage.costCenters), [connection]);
+    bind(ids.repositories).toResolvedValue(
+      (c) => wrapRepositories(storage.repositories, (repository) => c.gate(repository)),
+      [connection],
+    );
   });
 }

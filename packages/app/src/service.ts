@@ -49,6 +49,7 @@ export async function startService(config: Config): Promise<RunningService> {
     close: async () => {
       await closeServer(server);
       await storage.close();
+      container.get(ids.logOutput)?.close();
     },
   };
 }

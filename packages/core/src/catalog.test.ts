@@ -1,6 +1,6 @@
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Catalog } from './catalog.js';
+import { Catalog, MAX_SKIP } from './catalog.js';
 import { WorkplanError, type WorkplanErrorKind } from './errors.js';
 import { type Clock, type IdGenerator } from './ports.js';
 import { workSchedule } from './record.js';
@@ -90,17 +90,34 @@ describe('Catalog', () => {
     await expect(catalog.find(created.id.toUpperCase())).rejects.toSatisfy(rejectsWith('notFound'));
   });
 
-  it('lists a page and says whether more follow', async () => {
+  it('lists a page and names the next one when more follow', async () => {
     for (const value of ['a', 'b', 'c', 'd']) {
       await catalog.create({ value });
       clock.advance(1);
     }
     const first = await catalog.list({ skip: 0, limit: 3 });
     expect(first.records.map((r) => r.value)).toEqual(['a', 'b', 'c']);
-    expect(first.hasMore).toBe(true);
+    expect(first.next).toEqual({ skip: 3, limit: 3 });
     const last = await catalog.list({ skip: 3, limit: 3 });
-    expect(last).toEqual({ records: [expect.objectContaining({ value: 'd' })], hasMore: false });
-    await expect(catalog.list({ skip: 10, limit: 1 })).resolves.toEqual({ records: [], hasMore: false });
+    expect(last).toEqual({ records: [expect.objectContaining({ value: 'd' })] });
+    await expect(catalog.list({ skip: 10, limit: 1 })).resolves.toEqual({ records: [] });
+  });
+
+  it('lists the first records up to the largest page when no page is given', async () => {
+    for (const value of ['a', 'b', 'c', 'd']) await catalog.create({ value });
+    const page = await catalog.list();
+    expect(page.records.map((r) => r.value)).toEqual(['a', 'b', 'c']);
+    expect(page.next).toEqual({ skip: 3, limit: 3 });
+  });
+
+  it('names no next page past the farthest skip', async () => {
+    const records = await Promise.all(['a', 'b', 'c'].map((value) => catalog.create({ value })));
+    // A storage that always has more: only the skip range can end the walk.
+    const endless = new MemoryRecordRepository(workSchedule);
+    endless.list = () => Promise.resolve(records);
+    const walker = new Catalog({ kind: workSchedule, repository: endless, clock, ids: sequentialIds(), maxPageSize: 2 });
+    await expect(walker.list({ skip: MAX_SKIP - 4, limit: 2 })).resolves.toMatchObject({ next: { skip: MAX_SKIP - 2, limit: 2 } });
+    await expect(walker.list({ skip: MAX_SKIP - 1, limit: 2 })).resolves.not.toHaveProperty('next');
   });
 
   it.each([

@@ -15,10 +15,17 @@ export interface CatalogOptions<F extends string> {
   readonly maxPageSize: number;
 }
 
-/** One page of a list, and whether more records follow it. */
+/** One page of a list, and the page after it when more records follow within reach. */
 export interface ListedPage<F extends string> {
   readonly records: CatalogRecord<F>[];
-  readonly hasMore: boolean;
+  /** Unset on the last page, and where the next page's `skip` would pass `MAX_SKIP`. */
+  readonly next?: Page;
+}
+
+/** The page a list asks for: `skip` defaults to 0, `limit` to the largest page. */
+export interface PageRequest {
+  readonly skip?: number | undefined;
+  readonly limit?: number | undefined;
 }
 
 /** The five operations on one kind of record: create, update, find, list and delete. */
@@ -64,12 +71,14 @@ export class Catalog<F extends string> {
   }
 
   /** Lists records oldest first, passing over `skip` and returning at most `limit`. */
-  async list(page: Page): Promise<ListedPage<F>> {
+  async list(request: PageRequest = {}): Promise<ListedPage<F>> {
+    const page = { skip: request.skip ?? 0, limit: request.limit ?? this.maxPageSize };
     this.#checkPage(page);
     // One record more than asked tells whether a next page exists without counting.
     const records = await this.#repository.list({ skip: page.skip, limit: page.limit + 1 });
-    const hasMore = records.length > page.limit;
-    return { records: hasMore ? records.slice(0, page.limit) : records, hasMore };
+    if (records.length <= page.limit) return { records };
+    const next = { skip: page.skip + page.limit, limit: page.limit };
+    return next.skip <= MAX_SKIP ? { records: records.slice(0, page.limit), next } : { records: records.slice(0, page.limit) };
   }
 
   /** Deletes the record with this id. */

@@ -1,5 +1,5 @@
 /** @workplan/core: the domain of work schedules and cost centers, with no dependency at all. */
-export { Catalog, MAX_SKIP, type CatalogOptions, type ListedPage } from './catalog.js';
+export { Catalog, MAX_SKIP, type CatalogOptions, type ListedPage, type PageRequest } from './catalog.js';
 export { WorkplanError, type FieldIssue, type WorkplanErrorKind } from './errors.js';
 export {
   systemClock,
@@ -20,5 +20,15 @@ export {
   type RecordParts,
   type WorkSchedule,
 } from './record.js';
+export {
+  mapKinds,
+  recordKinds,
+  repositoriesOf,
+  wrapRepositories,
+  type Catalogs,
+  type FieldOf,
+  type KindName,
+  type Repositories,
+} from './kinds.js';
 export { MAX_TEXT_LENGTH, checkText, uniquenessKey, type TextCheck, type TextRule } from './text-rules.js';
 export { DEFAULT_MAX_PAGE_SIZE, createWorkplan, type Workplan, type WorkplanOptions } from './workplan.js';

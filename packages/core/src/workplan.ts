@@ -1,23 +1,20 @@
 import { Catalog } from './catalog.js';
+import { mapKinds, type Catalogs, type KindName, type Repositories } from './kinds.js';
 import { type Clock, type IdGenerator, type RecordRepository, systemClock } from './ports.js';
-import { costCenter, workSchedule } from './record.js';
+import { type RecordKind } from './record.js';
 
 /** The default and usual largest page of a list. */
 export const DEFAULT_MAX_PAGE_SIZE = 1000;
 
-export interface WorkplanOptions {
-  readonly workSchedules: RecordRepository<'value'>;
-  readonly costCenters: RecordRepository<'title'>;
+/** The storage of every kind of record (`workSchedules`, `costCenters`), and the shared parts. */
+export type WorkplanOptions = Repositories & {
   readonly ids: IdGenerator;
   readonly clock?: Clock;
   readonly maxPageSize?: number;
-}
+};
 
-/** Both catalogs of the domain. */
-export interface Workplan {
-  readonly workSchedules: Catalog<'value'>;
-  readonly costCenters: Catalog<'title'>;
-}
+/** Every catalog of the domain: `workSchedules` and `costCenters`. */
+export type Workplan = Catalogs;
 
 /** Builds the work schedule and cost center catalogs over the given storage. */
 export function createWorkplan(options: WorkplanOptions): Workplan {
@@ -26,8 +23,9 @@ export function createWorkplan(options: WorkplanOptions): Workplan {
     clock: options.clock ?? systemClock,
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
   };
-  return {
-    workSchedules: new Catalog({ ...shared, kind: workSchedule, repository: options.workSchedules }),
-    costCenters: new Catalog({ ...shared, kind: costCenter, repository: options.costCenters }),
-  };
+  const catalogOf = <F extends string>(kind: RecordKind<F>, name: KindName): Catalog<F> =>
+    // The repository under a kind's name is of that kind (Repositories says so); the compiler
+    // cannot carry the field type through the name.
+    new Catalog({ ...shared, kind, repository: options[name] as unknown as RecordRepository<F> });
+  return mapKinds(catalogOf) as unknown as Catalogs;
 }

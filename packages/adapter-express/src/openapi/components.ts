@@ -1,6 +1,6 @@
 import { MAX_TEXT_LENGTH } from '@workplan/core';
 import { problems, type ErrorCode } from '../problems.js';
-import { type ApiResource } from './api-resources.js';
+import { type ResourceDescription } from '../resources.js';
 
 /** A piece of the document: plain JSON, written out as openapi.json. */
 export type Json = { readonly [key: string]: unknown };
@@ -25,7 +25,7 @@ export const TEXT_PATTERN = '^\\s*[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F
 /** An example record id, a real UUID v7, so the examples pass the schemas they illustrate. */
 export const EXAMPLE_ID = '019a4b5c-6d7e-7f80-9a1b-2c3d4e5f6a7b';
 
-function resourceSchemas({ name, field, one }: ApiResource): Record<string, Json> {
+function resourceSchemas({ name, field, one }: ResourceDescription): Record<string, Json> {
   const text = {
     type: 'string',
     minLength: 1,
@@ -145,7 +145,7 @@ const parameters: Record<string, Json> = {
 };
 
 /** The components section: schemas of every resource, headers, parameters and the key scheme. */
-export function components(resources: readonly ApiResource[], responses: Record<string, Json>): Json {
+export function components(resources: readonly ResourceDescription[], responses: Record<string, Json>): Json {
   return {
     schemas: Object.assign({}, ...resources.map(resourceSchemas), sharedSchemas) as Json,
     headers,

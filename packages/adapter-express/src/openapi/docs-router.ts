@@ -4,7 +4,6 @@ import { Router, type RequestHandler } from 'express';
 import { HttpFailure } from '../http-failure.js';
 import { routeTable } from '../route-table.js';
 import { type Json } from './components.js';
-import { openApiDocument } from './document.js';
 
 // Swagger UI comes from the installed package, never a CDN: the page works offline.
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -42,7 +41,7 @@ const init = `window.ui = SwaggerUIBundle({
 `;
 
 /** Serves the API document at `/openapi.json` and a page to read and try it at `/docs`, without a key. */
-export function docsRouter(document: Json = openApiDocument()): Router {
+export function docsRouter(document: Json): Router {
   const router = Router({ caseSensitive: false, strict: false });
   const asset: RequestHandler = (req, res, next) => {
     const file = req.params.file;

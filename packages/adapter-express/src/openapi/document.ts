@@ -1,5 +1,5 @@
 import { routeMessages } from '../problems.js';
-import { apiResources, type ApiResource } from './api-resources.js';
+import { type ResourceDescription } from '../resources.js';
 import { components, ref, type Json } from './components.js';
 import { errorResponses, failuresOf, routeResponses } from './error-responses.js';
 import { optionsOperation, resourcePaths, success } from './operations.js';
@@ -55,7 +55,7 @@ function docsPaths(): Record<string, Json> {
 }
 
 /** The OpenAPI 3.1 document of the service, built from the resource descriptions and the problems table. */
-export function openApiDocument(resources: readonly ApiResource[] = apiResources): Json {
+export function openApiDocument(resources: readonly ResourceDescription[]): Json {
   return {
     openapi: '3.1.0',
     info: { title: 'workplan', version: '1.0.0', description },

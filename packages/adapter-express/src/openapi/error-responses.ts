@@ -1,4 +1,6 @@
-import { issueMessages, problems, routeMessages, type ErrorCode } from '../problems.js';
+import { WorkplanError } from '@workplan/core';
+import { problemOf } from '../problem-of.js';
+import { problems, routeMessages, type ErrorCode } from '../problems.js';
 import { EXAMPLE_ID, ref, type Json } from './components.js';
 
 /** A failure an operation can answer, with the messages its body can carry. */
@@ -21,9 +23,6 @@ export function failuresOf(codes: readonly ErrorCode[], message: string): Failur
 
 const EXAMPLE_REQUEST_ID = '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f';
 
-/** Codes whose answer says when to try again. */
-const retried = new Set<ErrorCode>(['RATE_LIMITED', 'STORAGE_UNAVAILABLE']);
-
 /**
  * The error responses of one operation, one per status, each listing its codes and
  * messages as enums (the drift test holds the service to them) with an example per code.
@@ -40,7 +39,7 @@ export function errorResponses(failures: readonly Failure[], field: string, with
     const codes = group.map((f) => f.code);
     const headers = {
       'X-Request-Id': ref('headers', 'XRequestId'),
-      ...(codes.some((c) => retried.has(c)) ? { 'Retry-After': ref('headers', 'RetryAfter') } : {}),
+      ...(codes.some((c) => problems[c].retryAfter !== undefined) ? { 'Retry-After': ref('headers', 'RetryAfter') } : {}),
     };
     const description = codes.map((code) => `\`${code}\`: ${problems[code].detail}`).join(' ');
     responses[String(status)] = withBody ? { description, headers, content: errorContent(group, field) } : { description, headers };
@@ -67,14 +66,15 @@ function errorContent(group: readonly Failure[], field: string): Json {
 }
 
 function example({ code, messages }: Failure, field: string): Json {
-  const extra: Json =
-    code === 'VALIDATION_FAILED'
-      ? { issues: [{ field, message: issueMessages.empty }] }
-      : code === 'CONFLICT'
-        ? { existingId: EXAMPLE_ID }
-        : {};
-  const error = { code, detail: problems[code].detail, requestId: EXAMPLE_REQUEST_ID, ...extra };
+  const error = { code, detail: problems[code].detail, requestId: EXAMPLE_REQUEST_ID, ...exampleMembers(code, field) };
   return { summary: problems[code].detail, value: { success: false, message: messages[0], error } };
+}
+
+/** The members a code's answer carries, made by the same function the answers use. */
+function exampleMembers(code: ErrorCode, field: string): Json {
+  if (code === 'VALIDATION_FAILED') return problemOf(WorkplanError.validation([{ field, rule: 'empty' }])).members;
+  if (code === 'CONFLICT') return problemOf(WorkplanError.conflict(EXAMPLE_ID)).members;
+  return {};
 }
 
 /** Answers of no operation: a path no route matches, and a method a path does not take. */

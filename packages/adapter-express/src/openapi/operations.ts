@@ -1,5 +1,5 @@
 import { type ErrorCode } from '../problems.js';
-import { type ApiResource } from './api-resources.js';
+import { type ResourceDescription } from '../resources.js';
 import { EXAMPLE_ID, ref, type Json } from './components.js';
 import { errorResponses, failuresOf } from './error-responses.js';
 
@@ -40,7 +40,7 @@ export function optionsOperation(
 }
 
 /** The path items of one resource: create, update, find, delete, and the three list forms. */
-export function resourcePaths(resource: ApiResource, base = '/api/v1'): Record<string, Json> {
+export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): Record<string, Json> {
   const { name, singular, plural, field, messages } = resource;
   const tags = [name];
   const record = { id: EXAMPLE_ID, [field]: resource.sample, createdAt: '2026-11-22T14:36:43.123Z', updatedAt: '2026-11-22T14:36:43.123Z' };

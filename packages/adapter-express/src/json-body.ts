@@ -1,0 +1,61 @@
+import { MIMEType } from 'node:util';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { HttpFailure } from './http-failure.js';
+
+/** The contract's body size limit. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** Refuses a body that is not JSON in UTF-8 without a content encoding. */
+export function requireJsonMediaType(req: Request, _res: Response, next: NextFunction): void {
+  next(isJsonInUtf8(req) ? undefined : new HttpFailure('UNSUPPORTED_MEDIA_TYPE'));
+}
+
+function isJsonInUtf8(req: Request): boolean {
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return false;
+  const declared = req.headers['content-type'];
+  if (declared === undefined) return false;
+  let mediaType: MIMEType;
+  try {
+    mediaType = new MIMEType(declared);
+  } catch {
+    return false; // An unparseable Content-Type names no JSON media type.
+  }
+  const charset = mediaType.params.get('charset');
+  const json = mediaType.essence === 'application/json' || /^application\/[^/]+\+json$/u.test(mediaType.essence);
+  return json && (charset === null || charset.toLowerCase() === 'utf-8');
+}
+
+/**
+ * Refuses a body whose declared length is over the limit before reading any of it
+ * (body-parser would read it all first), closing the connection so the rest is never read.
+ */
+function refuseDeclaredOversize(req: Request, res: Response, next: NextFunction): void {
+  const declared = Number(req.headers['content-length']);
+  if (declared > BODY_LIMIT_BYTES) {
+    res.setHeader('Connection', 'close');
+    next(new HttpFailure('PAYLOAD_TOO_LARGE'));
+    return;
+  }
+  next();
+}
+
+/** Reads the JSON document: size limit, then syntax; any JSON value, the core judges its shape. */
+export const readJsonBody: RequestHandler[] = [
+  refuseDeclaredOversize,
+  express.json({
+    limit: BODY_LIMIT_BYTES,
+    strict: false,
+    inflate: false,
+    type: () => true,
+    // An empty body is not a JSON document; body-parser would otherwise read it as `{}`.
+    // What `verify` throws reaches the error handler as it is, so this is answered by its code.
+    verify: (_req, _res, buffer) => {
+      if (buffer.length === 0) throw new HttpFailure('INVALID_JSON');
+    },
+  }),
+  (req, _res, next) => {
+    // No body at all (no length, not chunked) leaves req.body unset.
+    next(req.body === undefined ? new HttpFailure('INVALID_JSON') : undefined);
+  },
+];
