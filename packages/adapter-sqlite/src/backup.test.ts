@@ -1,0 +1,39 @@
+import { uniquenessKey, workSchedule } from '@workplan/core';
+import { buildRecord } from '@workplan/testing';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { backupDatabase } from './backup.js';
+import { type SqliteStorage } from './sqlite-storage.js';
+import { useTempFiles } from './test-support/temp-files.js';
+
+const files = useTempFiles();
+
+async function fill(storage: SqliteStorage, count: number, prefix = 'escala') {
+  const records = Array.from({ length: count }, (_, n) => buildRecord(workSchedule, { text: `${prefix} ${n}` }));
+  for (const record of records) await storage.repositories.workSchedules.insert(record, uniquenessKey(record.value));
+  return records;
+}
+
+describe('backupDatabase', () => {
+  it('copies a storage that keeps taking writes into a file that opens, holding every record from before the copy', async () => {
+    const storage = files.open({ path: files.databasePath() });
+    const before = await fill(storage, 500);
+    const target = join(files.folder(), 'backups', 'copy.db');
+    const copying = backupDatabase(storage, target);
+    const during = await fill(storage, 1, 'durante');
+    await expect(copying).resolves.toBeGreaterThan(0);
+    const copied = await files.open({ path: target }).repositories.workSchedules.list({ skip: 0, limit: 1000 });
+    // The write made while copying may or may not be in the copy, but the copy is one consistent state.
+    expect([before, [...before, ...during]]).toContainEqual(copied);
+  });
+
+  it('copies a file by path without opening it as a storage', async () => {
+    const path = files.databasePath();
+    const storage = files.open({ path });
+    const records = await fill(storage, 3);
+    const target = join(files.folder(), 'copy.db');
+    await backupDatabase(path, target);
+    const copy = files.open({ path: target });
+    await expect(copy.repositories.workSchedules.list({ skip: 0, limit: 10 })).resolves.toEqual(records);
+  });
+});

@@ -1,0 +1,11 @@
+/** @workplan/adapter-sqlite: repositories kept in one SQLite file through node:sqlite, a table per kind of record. */
+export { backupDatabase } from './backup.js';
+export { SqliteOpenError, type SqliteOpenErrorKind } from './open-errors.js';
+export { SCHEMA_VERSION } from './schema.js';
+export { SqliteRecordRepository } from './sqlite-repository.js';
+export {
+  DEFAULT_BUSY_TIMEOUT_MS,
+  SqliteStorage,
+  type SqliteSettings,
+  type SqliteStorageOptions,
+} from './sqlite-storage.js';

@@ -1,0 +1,97 @@
+import {
+  assembleRecord,
+  WorkplanError,
+  type CatalogRecord,
+  type Page,
+  type RecordKind,
+  type RecordRepository,
+  type TextChange,
+} from '@workplan/core';
+import { type DatabaseSync, type StatementSync } from 'node:sqlite';
+import { tableNameOf } from './record-table.js';
+import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
+
+// A key's holder can be deleted by another connection between the failed write and the
+// look-up; then the write is tried again, a few times at most.
+const ATTEMPTS_ON_VANISHED_HOLDER = 3;
+
+const COLUMNS = 'id, "text", created_at, updated_at';
+
+/**
+ * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
+ * between connections; a lock that does not come free within the busy timeout rejects
+ * with `WorkplanError.storageUnavailable`.
+ */
+export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
+  readonly kind: RecordKind<F>;
+  readonly #insert: StatementSync;
+  readonly #update: StatementSync;
+  readonly #findById: StatementSync;
+  readonly #list: StatementSync;
+  readonly #delete: StatementSync;
+  readonly #holderOf: StatementSync;
+
+  /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
+  constructor(db: DatabaseSync, kind: RecordKind<F>) {
+    this.kind = kind;
+    const table = tableNameOf(kind);
+    this.#insert = db.prepare(`INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`);
+    this.#update = db.prepare(`UPDATE ${table} SET "text" = ?, "key" = ?, updated_at = ? WHERE id = ? RETURNING ${COLUMNS}`);
+    this.#findById = db.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE id = ?`);
+    this.#list = db.prepare(`SELECT ${COLUMNS} FROM ${table} ORDER BY created_at, id LIMIT ? OFFSET ?`);
+    this.#delete = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
+    this.#holderOf = db.prepare(`SELECT id FROM ${table} WHERE "key" = ?`);
+  }
+
+  async insert(record: CatalogRecord<F>, key: string): Promise<void> {
+    const { id, createdAt, updatedAt } = record;
+    const text = record[this.kind.field];
+    this.#claimingKey(key, () => this.#insert.run(id, text, key, createdAt.getTime(), updatedAt.getTime()));
+  }
+
+  async update(id: string, change: TextChange): Promise<CatalogRecord<F> | undefined> {
+    const row = this.#claimingKey(change.key, () =>
+      this.#update.get(change.text, change.key, change.updatedAt.getTime(), id),
+    );
+    return row === undefined ? undefined : this.#toRecord(row);
+  }
+
+  async findById(id: string): Promise<CatalogRecord<F> | undefined> {
+    const row = guardSqliteCall(() => this.#findById.get(id));
+    return row === undefined ? undefined : this.#toRecord(row);
+  }
+
+  async list(page: Page): Promise<CatalogRecord<F>[]> {
+    const rows = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
+    return rows.map((row) => this.#toRecord(row));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = guardSqliteCall(() => this.#delete.run(id));
+    return Number(result.changes) > 0;
+  }
+
+  /** Runs a write that sets `key`; when another record holds it, throws a conflict naming that record. */
+  #claimingKey<T>(key: string, write: () => T): T {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return write();
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw translateSqliteError(error);
+        const holder = guardSqliteCall(() => this.#holderOf.get(key))?.['id'];
+        if (typeof holder === 'string') throw WorkplanError.conflict(holder);
+        if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw error;
+      }
+    }
+  }
+
+  #toRecord(row: Record<string, unknown>): CatalogRecord<F> {
+    const { id, text, created_at: createdAt, updated_at: updatedAt } = row;
+    const shaped = typeof id === 'string' && typeof text === 'string';
+    // STRICT columns hold only these types; anything else is a file changed behind our back.
+    if (!shaped || typeof createdAt !== 'number' || typeof updatedAt !== 'number') {
+      throw new Error(`a row of ${tableNameOf(this.kind)} does not have the shape this code wrote`);
+    }
+    return assembleRecord(this.kind, { id, text, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) });
+  }
+}

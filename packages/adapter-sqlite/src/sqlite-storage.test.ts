@@ -1,0 +1,117 @@
+import { uniquenessKey, workSchedule, WorkplanError, costCenter } from '@workplan/core';
+import { buildRecord } from '@workplan/testing';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from './schema.js';
+import { type SqliteStorage } from './sqlite-storage.js';
+import { useTempFiles } from './test-support/temp-files.js';
+
+const files = useTempFiles();
+
+async function insertSchedule(storage: SqliteStorage, text: string) {
+  const record = buildRecord(workSchedule, { text });
+  await storage.repositories.workSchedules.insert(record, uniquenessKey(text));
+  return record;
+}
+
+function readPragma(path: string, pragma: string): unknown {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return Object.values(db.prepare(`PRAGMA ${pragma}`).get() ?? {})[0];
+  } finally {
+    db.close();
+  }
+}
+
+describe('SqliteStorage', () => {
+  it('creates the file, its folder and schema version 1 in WAL mode', async () => {
+    const path = join(files.folder(), 'a', 'b', 'workplan.db');
+    const storage = files.open({ path });
+    expect(storage.path).toBe(path);
+    expect(storage.settings()).toMatchObject({ journalMode: 'wal', busyTimeoutMs: 2000 });
+    expect(SCHEMA_VERSION).toBe(1);
+    expect(readPragma(path, 'user_version')).toBe(1);
+  });
+
+  it('keeps records across a close and a reopen, with the same id, text and dates', async () => {
+    const path = files.databasePath();
+    const first = files.open({ path });
+    const schedule = await insertSchedule(first, '12x36');
+    const center = buildRecord(costCenter, { text: 'Financeiro', createdAt: new Date('2020-02-29T23:59:59.999Z') });
+    await first.repositories.costCenters.insert(center, 'financeiro');
+    first.close();
+    const again = files.open({ path });
+    await expect(again.repositories.workSchedules.findById(schedule.id)).resolves.toEqual(schedule);
+    await expect(again.repositories.costCenters.list({ skip: 0, limit: 10 })).resolves.toEqual([center]);
+  });
+
+  it.each([
+    [undefined, 'normal'],
+    ['normal', 'normal'],
+    ['full', 'full'],
+  ] as const)('applies synchronous %s as %s', async (synchronous, expected) => {
+    const storage = files.open({ path: files.databasePath(), ...(synchronous && { synchronous }) });
+    expect(storage.settings().synchronous).toBe(expected);
+  });
+
+  it('applies the busy timeout asked for', async () => {
+    const storage = files.open({ path: files.databasePath(), busyTimeoutMs: 123 });
+    expect(storage.settings().busyTimeoutMs).toBe(123);
+  });
+
+  it('lets two storages on one file see each other\'s records', async () => {
+    const path = files.databasePath();
+    const [one, two] = [files.open({ path }), files.open({ path })];
+    const fromOne = await insertSchedule(one, '6x1');
+    const fromTwo = await insertSchedule(two, '5x2');
+    await expect(two.repositories.workSchedules.findById(fromOne.id)).resolves.toEqual(fromOne);
+    await expect(one.repositories.workSchedules.list({ skip: 0, limit: 10 })).resolves.toEqual([fromOne, fromTwo]);
+  });
+
+  it('keeps a key unique across two storages on one file: one insert wins, the others name it', async () => {
+    const path = files.databasePath();
+    const [one, two] = [files.open({ path }), files.open({ path })];
+    const attempts = Array.from({ length: 10 }, (_, n) => ({
+      storage: n % 2 === 0 ? one : two,
+      record: buildRecord(workSchedule, { text: '4x3' }),
+    }));
+    const inserts = attempts.map(({ storage, record }) => storage.repositories.workSchedules.insert(record, '4x3'));
+    const results = await Promise.allSettled(inserts);
+    const winners = attempts.filter((_, n) => results[n]?.status === 'fulfilled');
+    expect(winners).toHaveLength(1);
+    const winnerId = winners[0]?.record.id;
+    for (const result of results.filter((r) => r.status === 'rejected')) {
+      expect(result.reason).toMatchObject({ kind: 'conflict', existingId: winnerId });
+    }
+  });
+
+  it('answers storageUnavailable when another connection keeps the write lock past the busy timeout', async () => {
+    const path = files.databasePath();
+    const storage = files.open({ path, busyTimeoutMs: 50 });
+    const other = new DatabaseSync(path);
+    files.closeAfter(other);
+    other.exec('BEGIN IMMEDIATE');
+    const record = buildRecord(workSchedule);
+    await expect(storage.repositories.workSchedules.insert(record, 'busy')).rejects.toSatisfy(
+      (error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable' && error.cause instanceof Error,
+    );
+    other.exec('ROLLBACK');
+    await expect(storage.repositories.workSchedules.insert(record, 'busy')).resolves.toBeUndefined();
+  });
+
+  it('is ready while open and not after close, and closes twice without harm', async () => {
+    const storage = files.open({ path: files.databasePath() });
+    await expect(storage.isReady()).resolves.toBe(true);
+    storage.close();
+    await expect(storage.isReady()).resolves.toBe(false);
+    expect(() => { storage.close(); }).not.toThrow();
+  });
+
+  it('keeps nothing on disk for :memory:', async () => {
+    const storage = files.open({ path: ':memory:' });
+    expect(storage.settings()).toMatchObject({ path: ':memory:', journalMode: 'memory' });
+    expect(existsSync(':memory:')).toBe(false);
+  });
+});

@@ -1,0 +1,119 @@
+import { repositoriesOf, type RecordKind, type Repositories } from '@workplan/core';
+import { dirname, resolve } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { copyDatabase } from './backup.js';
+import { makeFolder } from './make-folder.js';
+import { explainOpenFailure } from './open-errors.js';
+import { migrate, refuseNewerSchema } from './schema.js';
+import { SqliteRecordRepository } from './sqlite-repository.js';
+
+export interface SqliteStorageOptions {
+  /** The database file, made with its folder when missing; `:memory:` for a database that ends with the process. */
+  readonly path: string;
+  /** `normal` (default) may lose the last commits on a power cut, never on a crash of the process; `full` loses none. */
+  readonly synchronous?: 'normal' | 'full';
+  /** How long a statement waits for another connection's lock before giving up; default 2000. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** What the connection is actually running with, read back from SQLite. */
+export interface SqliteSettings {
+  readonly path: string;
+  readonly journalMode: string;
+  readonly synchronous: 'off' | 'normal' | 'full' | 'extra';
+  readonly busyTimeoutMs: number;
+}
+
+// node:sqlite is synchronous, so a statement waiting on a lock blocks the whole event
+// loop. Writes here are one short statement each, so a lock held for long means another
+// process is stuck or migrating; two seconds matches the MongoDB adapter's promise of a
+// 503 in about two seconds rather than a frozen service.
+export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
+
+const SYNCHRONOUS_NAMES = ['off', 'normal', 'full', 'extra'] as const;
+
+/**
+ * One SQLite connection in WAL mode and the repositories over it, a table per kind of
+ * record. Several storages, in this process or others, may share one file; the database
+ * keeps keys unique across all of them. node:sqlite is synchronous, and so is this class,
+ * but for the calls the ports make promises.
+ */
+export class SqliteStorage {
+  /** The absolute path of the file, or `:memory:`. */
+  readonly path: string;
+  /** Each kind's repository (`workSchedules` in table `work_schedules`, `costCenters` in `cost_centers`). */
+  readonly repositories: Repositories;
+  readonly #db: DatabaseSync;
+  readonly #readiness: StatementSync;
+
+  private constructor(db: DatabaseSync, path: string) {
+    this.#db = db;
+    this.path = path;
+    this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
+    this.repositories = repositoriesOf((kind) => this.repositoryFor(kind));
+  }
+
+  /**
+   * Opens (or creates) the file and brings its schema up to date. Throws a
+   * SqliteOpenError, leaving the file as it was, when it is not a SQLite database, was
+   * written by a newer schema, cannot be created or written, or stays locked.
+   */
+  static open(options: SqliteStorageOptions): SqliteStorage {
+    const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    let db: DatabaseSync | undefined;
+    try {
+      if (path !== ':memory:') makeFolder(dirname(path));
+      db = new DatabaseSync(path, { timeout: busyTimeoutMs });
+      db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      // Read before anything writes: switching to WAL rewrites the header of a file in
+      // rollback mode, and a refused file must stay byte for byte as it was.
+      refuseNewerSchema(db, path);
+      // WAL lets readers go on while one connection writes.
+      db.exec('PRAGMA journal_mode = WAL');
+      migrate(db, path);
+      return new SqliteStorage(db, path);
+    } catch (error) {
+      if (db?.isOpen === true) db.close();
+      throw explainOpenFailure(error, path, busyTimeoutMs);
+    }
+  }
+
+  /** A repository for any kind whose table the schema has; make it once per kind and keep it. */
+  repositoryFor<F extends string>(kind: RecordKind<F>): SqliteRecordRepository<F> {
+    return new SqliteRecordRepository(this.#db, kind);
+  }
+
+  /** Resolves whether the database can be read. */
+  async isReady(): Promise<boolean> {
+    try {
+      this.#readiness.get();
+      return true;
+    } catch {
+      // Readiness asks only "can it be read"; any failure, closed or broken, means no.
+      return false;
+    }
+  }
+
+  /** The settings the connection runs with, as SQLite reports them. */
+  settings(): SqliteSettings {
+    const read = (pragma: string): unknown => Object.values(this.#db.prepare(`PRAGMA ${pragma}`).get() ?? {})[0];
+    const synchronous = SYNCHRONOUS_NAMES[Number(read('synchronous'))];
+    const journalMode = read('journal_mode');
+    const busyTimeoutMs = read('busy_timeout');
+    if (synchronous === undefined || typeof journalMode !== 'string' || typeof busyTimeoutMs !== 'number') {
+      throw new Error('SQLite answered a PRAGMA with an unexpected value');
+    }
+    return { path: this.path, journalMode, synchronous, busyTimeoutMs };
+  }
+
+  /** Writes a consistent copy of the database to `targetPath` while it stays in use; resolves the pages copied. */
+  async backup(targetPath: string): Promise<number> {
+    return copyDatabase(this.#db, targetPath);
+  }
+
+  /** Closes the connection; the repositories fail after this. Closing twice is harmless. */
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
