@@ -23,10 +23,16 @@ RUN pnpm --filter @workplan/app deploy --legacy --prod /deploy/app
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    SQLITE_PATH=/data/workplan.db
 WORKDIR /app
 # Owned by root and only read by the service: the process cannot rewrite its own code.
 COPY --from=build /deploy/app ./
+# Records live in the volume, not in the container's layer, so they outlive the container
+# (unused with STORAGE=mongodb, as docker-compose.yml runs it). Made here so that a new
+# named volume starts owned by the user the service runs as.
+RUN mkdir /data && chown node:node /data
+VOLUME /data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \

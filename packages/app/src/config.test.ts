@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config.js';
 
@@ -9,7 +10,10 @@ describe('parseConfig', () => {
       production: false,
       apiKeys: [],
       apiKeysFile: undefined,
-      storage: 'memory',
+      storage: 'sqlite',
+      sqlitePath: resolve('data/workplan.db'),
+      sqliteSynchronous: 'normal',
+      sqliteBusyTimeoutMs: 2000,
       mongodbUri: undefined,
       mongodbTimeoutMs: 2000,
       warnings: [],
@@ -55,7 +59,7 @@ describe('parseConfig', () => {
       expect((error as ConfigError).problems).toEqual([
         'PORT must be a whole number from 0 to 65535, not "70000"',
         'API_KEYS holds 1 key(s) shorter than 16 characters',
-        'STORAGE must be memory or mongodb, not "redis"',
+        'STORAGE must be one of sqlite, memory, mongodb, not "redis"',
         'LIST_MAX_LIMIT must be a whole number from 1 to 100000, not "0"',
       ]);
     }
@@ -100,5 +104,24 @@ describe('parseConfig', () => {
 
   it('asks for MONGODB_URI when STORAGE is mongodb', () => {
     expect(() => parseConfig({ STORAGE: 'mongodb' })).toThrow('MONGODB_URI must be set when STORAGE is mongodb');
+  });
+
+  it('reads the SQLite file and its synchronous mode, the path against the working directory', () => {
+    expect(parseConfig({ SQLITE_PATH: 'var/records.db', SQLITE_SYNCHRONOUS: 'full' })).toMatchObject({
+      storage: 'sqlite',
+      sqlitePath: resolve(process.cwd(), 'var/records.db'),
+      sqliteSynchronous: 'full',
+    });
+    expect(() => parseConfig({ SQLITE_SYNCHRONOUS: 'off' })).toThrow('SQLITE_SYNCHRONOUS must be one of normal, full, not "off"');
+  });
+
+  it('warns that the memory store forgets, and refuses it in production', () => {
+    expect(parseConfig({ STORAGE: 'memory', SQLITE_PATH: 'x.db' }).warnings).toEqual([
+      'STORAGE=memory: records are kept in this process only and are lost when it ends',
+      'SQLITE_PATH is set but STORAGE is not sqlite: it is ignored',
+    ]);
+    expect(() => parseConfig({ STORAGE: 'memory', NODE_ENV: 'production', API_KEYS: 'a-key-0123456789abc' })).toThrow(
+      'STORAGE=memory loses every record when the process ends: it is refused when NODE_ENV=production',
+    );
   });
 });

@@ -1,7 +1,17 @@
+import { resolve } from 'node:path';
 import { MAX_KEY_BYTES } from '@workplan/adapter-express';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
 
-export type StorageKind = 'memory' | 'mongodb';
+/** Where records are kept: a SQLite file (the default), the process's memory, or MongoDB. */
+export const STORAGE_KINDS = ['sqlite', 'memory', 'mongodb'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];
+
+/** SQLite's `synchronous` setting: `normal` survives a killed process, `full` also a power loss. */
+export const SQLITE_SYNCHRONOUS_MODES = ['normal', 'full'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
+
+/** The SQLite file when SQLITE_PATH is unset, under the working directory. */
+export const DEFAULT_SQLITE_PATH = 'data/workplan.db';
 
 /** Everything the service reads from its environment, parsed and checked once at start-up. */
 export interface Config {
@@ -12,6 +22,11 @@ export interface Config {
   readonly apiKeys: readonly string[];
   readonly apiKeysFile: string | undefined;
   readonly storage: StorageKind;
+  /** The SQLite file, absolute (SQLITE_PATH resolved against the working directory). */
+  readonly sqlitePath: string;
+  readonly sqliteSynchronous: SqliteSynchronous;
+  /** How long a SQLite call waits for another connection's lock before giving up. */
+  readonly sqliteBusyTimeoutMs: number;
   readonly mongodbUri: string | undefined;
   /** How long a MongoDB call waits for a server before answering 503. */
   readonly mongodbTimeoutMs: number;
@@ -63,7 +78,10 @@ export function parseConfig(env: Env): Config {
     production: env.NODE_ENV === 'production',
     apiKeys: read(() => keyList((env.API_KEYS ?? '').split(','), 'API_KEYS'), []),
     apiKeysFile: blankToUndefined(env.API_KEYS_FILE),
-    storage: read(() => storageSetting(env), 'memory'),
+    storage: read(() => oneOf(env, 'STORAGE', STORAGE_KINDS, 'sqlite'), 'sqlite'),
+    sqlitePath: resolve(textSetting(env, 'SQLITE_PATH', DEFAULT_SQLITE_PATH)),
+    sqliteSynchronous: read(() => oneOf(env, 'SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'normal'), 'normal'),
+    sqliteBusyTimeoutMs: read(() => integerSetting(env, 'SQLITE_BUSY_TIMEOUT_MS', 2000, 0, 60_000), 0),
     mongodbUri: blankToUndefined(env.MONGODB_URI),
     mongodbTimeoutMs: read(() => integerSetting(env, 'MONGODB_TIMEOUT_MS', 2000, 100, 60_000), 0),
     warnings: [],
@@ -78,9 +96,28 @@ export function parseConfig(env: Env): Config {
   if (config.storage === 'mongodb' && config.mongodbUri === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');
   }
+  if (config.storage === 'memory' && config.production) {
+    problems.push('STORAGE=memory loses every record when the process ends: it is refused when NODE_ENV=production');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
-  const unusedUri = config.storage !== 'mongodb' && config.mongodbUri !== undefined;
-  return unusedUri ? { ...config, warnings: ['MONGODB_URI is set but STORAGE is not mongodb: it is ignored'] } : config;
+  return { ...config, warnings: warningsOf(config, env) };
+}
+
+/** Settings that do nothing as given, and a storage that will not keep what it is given. */
+function warningsOf(config: Config, env: Env): string[] {
+  const warnings: string[] = [];
+  if (config.storage === 'memory') {
+    warnings.push('STORAGE=memory: records are kept in this process only and are lost when it ends');
+  }
+  if (config.storage !== 'mongodb' && config.mongodbUri !== undefined) {
+    warnings.push('MONGODB_URI is set but STORAGE is not mongodb: it is ignored');
+  }
+  for (const name of ['SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS']) {
+    if (config.storage !== 'sqlite' && blankToUndefined(env[name]) !== undefined) {
+      warnings.push(`${name} is set but STORAGE is not sqlite: it is ignored`);
+    }
+  }
+  return warnings;
 }
 
 /** Trims the candidate keys, dropping blanks; refuses any key too short to be safe. */
@@ -138,12 +175,6 @@ function trustProxySetting(raw: string | undefined): Config['trustProxy'] {
 
 function textSetting(env: Env, name: string, fallback: string): string {
   return blankToUndefined(env[name]) ?? fallback;
-}
-
-function storageSetting(env: Env): StorageKind {
-  const raw = textSetting(env, 'STORAGE', 'memory');
-  if (raw === 'memory' || raw === 'mongodb') return raw;
-  throw new Error(`STORAGE must be memory or mongodb, not "${raw}"`);
 }
 
 function blankToUndefined(value: string | undefined): string | undefined {

@@ -1,5 +1,3 @@
-// The composition root: the one place decorators' metadata support is loaded.
-import 'reflect-metadata';
 import { type ApiKeys } from '@workplan/adapter-express';
 import { Container, type ContainerModule } from 'inversify';
 import { type Config, type StorageKind } from './config.js';
@@ -8,6 +6,7 @@ import { coreModule, httpModule, memoryStorageModule, observabilityModule } from
 
 // Loaded on demand: an adapter's code (a driver) is only in the process that uses it.
 const storageModules: Readonly<Record<StorageKind, (config: Config) => Promise<ContainerModule>>> = {
+  sqlite: async (config) => (await import('./sqlite-module.js')).sqliteStorageModule(config),
   memory: () => Promise.resolve(memoryStorageModule),
   mongodb: async (config) => (await import('./mongo-module.js')).mongoStorageModule(config),
 };

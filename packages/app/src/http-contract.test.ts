@@ -1,12 +1,21 @@
-import { describeHttpContract } from '@workplan/testing';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeHttpContract, type ServiceUnderTest } from '@workplan/testing';
 import { parseConfig } from './config.js';
 import { startService } from './service.js';
 
 const key = 'test-key-0123456789abcdef';
 
-// Explicit configuration, never the environment the tests happen to run in.
-describeHttpContract('memory', async () => {
-  const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: key, STORAGE: 'memory', LIST_MAX_LIMIT: '50', LOG_LEVEL: 'silent' });
-  const service = await startService(config);
+/** The app on a storage, from explicit configuration, never the environment the tests run in. */
+async function serviceOn(storage: Record<string, string>): Promise<ServiceUnderTest> {
+  const env = { PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LIST_MAX_LIMIT: '50', LOG_LEVEL: 'silent', ...storage };
+  const service = await startService(parseConfig(env));
   return { baseUrl: service.url, key, maxPageSize: 50, close: () => service.close() };
-});
+}
+
+describeHttpContract('memory', () => serviceOn({ STORAGE: 'memory' }));
+
+describeHttpContract('sqlite', async () =>
+  serviceOn({ STORAGE: 'sqlite', SQLITE_PATH: join(await mkdtemp(join(tmpdir(), 'workplan-contract-')), 'workplan.db') }),
+);

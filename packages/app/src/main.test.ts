@@ -1,29 +1,17 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { send } from '@workplan/testing';
+import { runApp, send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 
 // The built entry point, as `pnpm start` runs it (`pnpm test` builds first).
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
+/** The app in a scratch working directory of its own, so its SQLite file never lands in the repository. */
 function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...env } });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
-  const printed = async (pattern: RegExp) => {
-    while (!pattern.test(output)) {
-      if (child.exitCode !== null) throw new Error(`exited early:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return pattern.exec(output) ?? [];
-  };
-  return { child, exited, printed, output: () => output };
+  return runApp(main, env, { cwd: mkdtempSync(join(tmpdir(), 'workplan-main-')) });
 }
 
 describe('main', () => {
@@ -55,7 +43,7 @@ describe('main', () => {
     const [code] = await app.exited;
     expect(code).toBe(1);
     expect(app.output()).toContain('PORT must be a whole number from 0 to 65535, not "eighty"');
-    expect(app.output()).toContain('STORAGE must be memory or mongodb, not "paper"');
+    expect(app.output()).toContain('STORAGE must be one of sqlite, memory, mongodb, not "paper"');
   });
 
   it('logs one JSON line per request with the route pattern and key fingerprint, never the key', async () => {

@@ -1,13 +1,25 @@
 #!/usr/bin/env node
-import { ConfigError, parseConfig } from './config.js';
+import { backupCommand } from './backup-command.js';
+import { ConfigError, parseConfig, type Config } from './config.js';
 import { startService } from './service.js';
 
-/** Runs the service from the environment until SIGTERM or SIGINT. */
+/** `workplan backup <file>` copies the SQLite file; `workplan` alone runs the service. */
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
+  const [command, ...args] = process.argv.slice(2);
+  if (command === 'backup') {
+    await backupCommand(config, args);
+    return;
+  }
+  if (command !== undefined) throw new Error(`unknown command "${command}"; the one command is: backup <file>`);
+  await serve(config);
+}
+
+/** Runs the service from the environment until SIGTERM or SIGINT. */
+async function serve(config: Config): Promise<void> {
   for (const warning of config.warnings) console.warn(`warning: ${warning}`);
   const service = await startService(config);
-  console.log(`workplan listening on ${service.url} (storage: ${config.storage})`);
+  console.log(`workplan listening on ${service.url} (storage: ${storageBanner(config)})`);
   if (service.runKey !== undefined) {
     console.log(`No API key configured: this run accepts KEY: ${service.runKey}`);
   }
@@ -29,6 +41,13 @@ async function main(): Promise<void> {
       );
     });
   }
+}
+
+/** The storage as the operator needs to see it: where the records are. */
+function storageBanner(config: Config): string {
+  if (config.storage === 'sqlite') return `sqlite, file ${config.sqlitePath}`;
+  if (config.storage === 'memory') return 'memory, records lost when the process ends';
+  return 'mongodb';
 }
 
 function messageOf(error: unknown): string {

@@ -1,3 +1,4 @@
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,8 @@ import { parseConfig } from './config.js';
 import { readKeyFile } from './key-source.js';
 import { startService } from './service.js';
 
-const base = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
+// The default storage, in a scratch file: never in the repository.
+const base = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SQLITE_PATH: join(mkdtempSync(join(tmpdir(), 'workplan-service-')), 'workplan.db') };
 
 async function keyFile(text: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'workplan-keys-')), 'keys');

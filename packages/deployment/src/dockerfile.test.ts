@@ -57,6 +57,12 @@ describe('Dockerfile', () => {
     expect(argsOf('CMD', runtime)).toEqual([JSON.stringify(['node', ...NODE_FLAGS, 'dist/main.js']).replaceAll(',', ', ')]);
   });
 
+  it('keeps the SQLite file in a volume the service user owns', () => {
+    expect(argsOf('ENV', runtime).join(' ')).toMatch(/\bSQLITE_PATH=\/data\/workplan\.db\b/u);
+    expect(argsOf('VOLUME', runtime)).toEqual(['/data']);
+    expect(argsOf('RUN', runtime).join('\n')).toMatch(/chown node:node \/data/u);
+  });
+
   it('reports health from the readiness endpoint, with node and nothing the image lacks', () => {
     const [healthcheck = ''] = argsOf('HEALTHCHECK', runtime);
     expect(healthcheck).toMatch(/CMD \["node", "-e", ".*fetch\(.*127\.0\.0\.1:.*\/health\/ready/u);

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+
+/** The app binary running as a process of its own, with what it printed. */
+export interface AppProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Resolves with the exit code and signal. */
+  readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
+  /** Resolves with the match once the output holds `pattern`; rejects if the process exits first. */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Resolves with the URL of the `listening on` banner. */
+  listening(): Promise<string>;
+  output(): string;
+  /** SIGTERM, then resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs the built app (`main`, the path of `dist/main.js`) with only `env` and PATH, in `cwd`,
+ * so a test never reads the developer's environment or writes into the repository.
+ */
+export function runApp(main: string, env: Readonly<Record<string, string>>, options: { cwd?: string; args?: readonly string[] } = {}): AppProcess {
+  const child = spawn(process.execPath, [main, ...(options.args ?? [])], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const printed = async (pattern: RegExp): Promise<RegExpExecArray> => {
+    for (;;) {
+      const match = pattern.exec(output);
+      if (match !== null) return match;
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before printing ${String(pattern)}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return {
+    child,
+    exited,
+    printed,
+    listening: async () => (await printed(/listening on (http:\S+)/u))[1] ?? '',
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      return code;
+    },
+  };
+}
