@@ -10,23 +10,32 @@ export const BENCH_KEY = `bench-${randomBytes(12).toString('hex')}`;
 // app runs in its default production configuration (logs and metrics as shipped).
 const LEFT_AT_DEFAULT = [
   'API_KEYS_FILE', 'LIST_MAX_LIMIT', 'LOG_LEVEL', 'METRICS', 'RATE_LIMIT_PER_MINUTE', 'MONGODB_URI', 'MONGODB_TIMEOUT_MS', 'STORAGE',
+  'SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS',
 ];
 
 export interface AppSpec {
-  readonly storage: 'memory' | 'mongodb';
+  readonly storage: 'memory' | 'sqlite' | 'mongodb';
   readonly mongodbUri?: string;
+  /** The SQLite file and its synchronous mode, for `storage: 'sqlite'`. */
+  readonly sqlite?: { readonly path: string; readonly synchronous: 'normal' | 'full' };
   readonly nodeFlags?: readonly string[];
 }
 
-/** Starts `packages/app/dist/main.js` with NODE_ENV=production and waits for /health/ready. */
+/**
+ * Starts `packages/app/dist/main.js` in production and waits for /health/ready. The memory
+ * store is refused in production, so it runs without NODE_ENV, which changes nothing on
+ * the request path (logs are JSON lines either way, stdout being a pipe).
+ */
 export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerProcess> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of LEFT_AT_DEFAULT) env[name] = undefined;
-  Object.assign(env, { NODE_ENV: 'production', API_KEYS: BENCH_KEY, STORAGE: spec.storage });
+  Object.assign(env, { NODE_ENV: spec.storage === 'memory' ? undefined : 'production', API_KEYS: BENCH_KEY, STORAGE: spec.storage });
   if (spec.mongodbUri !== undefined) env.MONGODB_URI = spec.mongodbUri;
+  if (spec.sqlite !== undefined) Object.assign(env, { SQLITE_PATH: spec.sqlite.path, SQLITE_SYNCHRONOUS: spec.sqlite.synchronous });
+  const mode = spec.sqlite === undefined ? '' : `, synchronous ${spec.sqlite.synchronous}`;
   return startServer(
     {
-      name: `app (${spec.storage})`,
+      name: `app (${spec.storage}${mode})`,
       script: APP_MAIN,
       env,
       ready: { path: '/health/ready' },

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultsChart } from './chart.js';
 import { type Plan } from './compare.js';
@@ -10,7 +11,7 @@ import { APP_MAIN, pinLoadGenerator } from './processes.js';
 import { formatHot, profileFind } from './profile.js';
 import { mainRows, markdownReport, sweepRows, targetRows, textTable } from './report.js';
 import { type Results } from './results.js';
-import { memoryScenario, mongoScenario, planOf, type ScenarioResult } from './scenarios.js';
+import { memoryScenario, mongoScenario, planOf, sqliteScenario, type ScenarioResult } from './scenarios.js';
 import { soak } from './soak.js';
 import { listSweep, type Sweep } from './sweeps.js';
 
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   // Everything on the memory store first: a MongoDB still working through a backlog must
   // not slow the memory runs down.
   const memory = await memoryScenario(plan, options.seedRecords, pinned);
+  const sqlite = options.sqlite ? await sqliteScenario(plan, options.seedRecords, await mkdtemp(join(tmpdir(), 'workplan-bench-')), pinned) : undefined;
   const sweepSpec = { pageSizes: options.pageSizes, collectionSizes: options.collectionSizes };
   const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory' }, plan, pinned);
   const soakResult = await soak(plan, options.soakSeconds, options.soakRate, options.seedRecords, pinned);
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
       tookSeconds: (Date.now() - started) / 1000,
     },
     memory,
+    sqlite,
     mongodb: mongo.scenario,
     mongodbNote: mongo.note,
     sweeps: { memory: memorySweep, mongodb: mongo.sweep },
@@ -101,7 +104,7 @@ async function writeOutputs(results: Results, options: BenchOptions): Promise<vo
 /** Rough minutes a run takes, so the banner can say; seeding the large collections comes on top. */
 function estimateMinutes(options: BenchOptions): number {
   const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
-  const memoryRuns = 3 * 5; // three servers, five operations
+  const memoryRuns = 3 * 5 + (options.sqlite ? 3 * 5 + 2 : 0); // three servers, five operations; SQLite's three and two mixed rounds
   const mongoRuns = options.mongodbUri === undefined ? 0 : 1 + 5;
   const sweepRuns = (options.pageSizes.length + options.collectionSizes.length) * (options.mongodbUri === undefined ? 1 : 2);
   const seconds = (memoryRuns + mongoRuns) * perRun + sweepRuns * (options.roundSeconds + options.warmupSeconds) + options.soakSeconds;

@@ -18,6 +18,8 @@ export interface BenchOptions {
   readonly collectionSizes: readonly number[];
   /** Unset: the MongoDB part is skipped. */
   readonly mongodbUri: string | undefined;
+  /** Measure the app on SQLite (both synchronous modes) beside the memory store. */
+  readonly sqlite: boolean;
   readonly outDir: string;
   /** Pin the servers to core 0 and the load generator to core 1 with `taskset`. */
   readonly pin: boolean;
@@ -25,11 +27,12 @@ export interface BenchOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-mongodb] [--no-pin]
+export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-mongodb] [--no-sqlite] [--no-pin]
   --quick       1 round of 2 s, soak 5 s, smaller sweeps: checks the harness, measures nothing
   --profile     CPU profile of the app under find-by-id load; prints the top functions
   --out DIR     where results go (full run: docs/benchmarks; otherwise a temp dir)
   --no-mongodb  skip MongoDB even when MONGODB_URI is set
+  --no-sqlite   skip the SQLite rows (both synchronous modes, beside the memory store)
   --no-pin      do not pin processes to cores with taskset
 env: BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_WARMUP_SECONDS, BENCH_SOAK_SECONDS,
      BENCH_SOAK_RATE, BENCH_CONNECTIONS, BENCH_SEED_RECORDS, BENCH_COLLECTION_SIZES (1000,10000,100000),
@@ -40,7 +43,7 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
   const flags = new Set(argv.filter((arg) => arg.startsWith('--')));
   const outIndex = argv.indexOf('--out');
   const outArg = outIndex >= 0 ? argv[outIndex + 1] : undefined;
-  const known = ['--quick', '--profile', '--out', '--no-mongodb', '--no-pin', '--help'];
+  const known = ['--quick', '--profile', '--out', '--no-mongodb', '--no-sqlite', '--no-pin', '--help'];
   const unknown = [...flags].filter((flag) => !known.includes(flag));
   if (flags.has('--help') || unknown.length > 0 || (outIndex >= 0 && outArg === undefined)) {
     throw new Error(unknown.length > 0 ? `unknown flag ${unknown.join(', ')}\n${USAGE}` : USAGE);
@@ -61,6 +64,7 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
     pageSizes: [10, 100, 1000],
     collectionSizes: sizes(env, 'BENCH_COLLECTION_SIZES', quick ? [1000, 10_000] : [1000, 10_000, 100_000]),
     mongodbUri: flags.has('--no-mongodb') ? undefined : blankToUndefined(env.MONGODB_URI),
+    sqlite: !flags.has('--no-sqlite'),
     outDir: outArg ?? defaultOut,
     pin: !flags.has('--no-pin'),
   };

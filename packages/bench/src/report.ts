@@ -8,22 +8,29 @@ const SERVERS: Record<string, string> = {
   b: '(b) Express + Map',
   c: '(c) Express + driver',
   app: 'app',
+  memory: 'app on the memory store',
+  full: 'app, SQLITE_SYNCHRONOUS=full',
 };
 
-const HEADER = ['storage', 'operation', 'server', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MB', 'non-2xx', 'gen CPU %', 'app/(a)', 'app/(b)', 'app/(c)'];
+const HEADER = [
+  'storage', 'operation', 'server', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MB', 'non-2xx', 'gen CPU %',
+  'app/(a)', 'app/(b)', 'app/(c)', '/memory app',
+];
 
 /** The main table: one row per storage, operation and server. */
 export function mainRows(results: Results): string[][] {
   const rows: string[][] = [];
-  for (const [storage, scenario] of [['memory', results.memory], ['mongodb', results.mongodb]] as const) {
+  const scenarios = [['memory', results.memory], ['sqlite', results.sqlite], ['mongodb', results.mongodb]] as const;
+  for (const [storage, scenario] of scenarios) {
     if (scenario === undefined) continue;
     for (const op of OPERATIONS) {
       const byServer = scenario.comparison[op] ?? {};
-      for (const key of ['a', 'b', 'c', 'app']) {
+      for (const key of ['a', 'b', 'c', 'memory', 'app', 'full']) {
         const summary = byServer[key];
         if (summary === undefined) continue;
         const ratios = key === 'app' ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base), 2)) : ['', '', ''];
-        rows.push([storage, op, SERVERS[key] ?? key, ...measures(summary), ...ratios]);
+        const toMemory = key === 'app' || key === 'full' ? fixed(ratio(scenario.comparison, op, 'memory', key), 2) : '';
+        rows.push([storage, op, SERVERS[key] ?? key, ...measures(summary), ...ratios, toMemory]);
       }
     }
   }
@@ -98,6 +105,7 @@ export function markdownReport(results: Results, chartFile: string): string {
     markdownTable(mainRows(results)),
     results.mongodbNote === undefined ? '' : `\nMongoDB: ${results.mongodbNote}`,
     '',
+    sqliteReport(results),
     '## List latency by page size and collection size',
     '',
     markdownTable(sweepRows(results.sweeps)),
@@ -110,6 +118,17 @@ export function markdownReport(results: Results, chartFile: string): string {
       `${fixed(Math.max(...soak.rssTrace), 1)} MB at most.`,
     '',
   ].join('\n');
+}
+
+/** The reads-during-writes measure of the SQLite scenario, one line per synchronous mode. */
+function sqliteReport(results: Results): string {
+  const during = results.sqlite?.findsDuringCreates;
+  if (during === undefined) return '';
+  const line = (mode: 'normal' | 'full') =>
+    `- \`SQLITE_SYNCHRONOUS=${mode}\`: finds p50 ${fixed(during[mode].find.p50Ms, 2)} ms, p99 ${fixed(during[mode].find.p99Ms, 2)} ms ` +
+    `(${Math.round(during[mode].find.reqPerSec)} req/s) while creates ran at ${Math.round(during[mode].create.reqPerSec)} req/s ` +
+    `(p99 ${fixed(during[mode].create.p99Ms, 2)} ms)`;
+  return ['## SQLite: reads while writes go on', '', 'Half the connections find, the other half create, for one round.', '', line('normal'), line('full'), '', ''].join('\n');
 }
 
 export function sweepLatency(sweep: Sweep | undefined, axis: keyof Sweep, which: 'p50Ms' | 'p99Ms'): (number | undefined)[] {

@@ -1,6 +1,6 @@
 import { type Comparison, type Summary } from './compare.js';
 import { type Machine } from './machine.js';
-import { type ScenarioResult } from './scenarios.js';
+import { type ScenarioResult, type SqliteResult } from './scenarios.js';
 import { type SoakResult } from './soak.js';
 import { type Sweep } from './sweeps.js';
 import { type Operation } from './workloads.js';
@@ -20,6 +20,8 @@ export interface Results {
     readonly tookSeconds: number;
   };
   readonly memory: ScenarioResult;
+  /** The app on SQLite beside the app on the memory store; undefined with --no-sqlite. */
+  readonly sqlite?: SqliteResult | undefined;
   /** Undefined when no MONGODB_URI was given, or the MongoDB part failed before it ended. */
   readonly mongodb: ScenarioResult | undefined;
   /** Why the MongoDB part is missing or incomplete. */
@@ -35,9 +37,9 @@ export interface TargetCheck {
   readonly met: boolean | undefined;
 }
 
-/** app req/s over the baseline's, for one operation; undefined where either is missing. */
-export function ratio(comparison: Comparison | undefined, op: Operation, baseline: string): number | undefined {
-  const app = comparison?.[op]?.app;
+/** `contender`'s req/s (the app's by default) over the baseline's, for one operation; undefined where either is missing. */
+export function ratio(comparison: Comparison | undefined, op: Operation, baseline: string, contender = 'app'): number | undefined {
+  const app = comparison?.[op]?.[contender];
   const base = comparison?.[op]?.[baseline];
   return app === undefined || base === undefined ? undefined : app.reqPerSec / base.reqPerSec;
 }
@@ -50,7 +52,7 @@ export function checkTargets(results: Results): TargetCheck[] {
   const findRss = memory.find?.app?.peakRssMb ?? 0;
   const soakRss = results.soak.sample.peakRssMb ?? 0;
   const peakRss = Math.max(...appRuns.map((s) => s.peakRssMb ?? 0));
-  const allRuns = [results.memory, results.mongodb].flatMap((scenario) =>
+  const allRuns = [results.memory, results.sqlite, results.mongodb].flatMap((scenario) =>
     Object.values(scenario?.comparison ?? {}).flatMap((byServer): Summary[] => Object.values(byServer)),
   );
   const failures = allRuns.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
@@ -87,6 +89,21 @@ export function checkTargets(results: Results): TargetCheck[] {
       met: failures === 0 && silent === 0,
     },
     atLeast('mongodb: find >= 0.85 of (c) bare Express + driver', ratio(results.mongodb?.comparison, 'find', 'c'), 0.85),
+    ...sqliteTargets(results.sqlite),
+  ];
+}
+
+/** SQLite against the memory store in the same run, and reads while writes go on. */
+function sqliteTargets(sqlite: SqliteResult | undefined): TargetCheck[] {
+  const during = sqlite?.findsDuringCreates.normal.find.p99Ms;
+  return [
+    atLeast('sqlite: find >= 0.85 of the memory store\'s', ratio(sqlite?.comparison, 'find', 'memory'), 0.85),
+    atLeast('sqlite: list of 100 >= 0.8 of the memory store\'s', ratio(sqlite?.comparison, 'list', 'memory'), 0.8),
+    {
+      name: 'sqlite: find p99 < 5 ms while creates run',
+      measured: during === undefined ? 'not run' : `${during.toFixed(2)} ms`,
+      met: during === undefined ? undefined : during < 5,
+    },
   ];
 }
 

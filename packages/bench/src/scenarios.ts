@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { BENCH_KEY, servesMetrics, startApp, withDatabase } from './app.js';
-import { compare, seed, type Comparison, type Contender, type Plan } from './compare.js';
+import { BENCH_KEY, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
+import { compare, describe, seed, type Comparison, type Contender, type Plan } from './compare.js';
+import { runLoad, type Sample } from './load.js';
 import { baselineScript, startServer, type ServerProcess } from './processes.js';
-import { OPERATIONS } from './workloads.js';
+import { createRequests, findRequests, OPERATIONS } from './workloads.js';
 
 /** What one storage's comparison found, and whether the app served metrics while it ran. */
 export interface ScenarioResult {
@@ -32,6 +34,58 @@ export async function memoryScenario(plan: Plan, seedRecords: number, pinned: bo
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
+}
+
+/** What the SQLite comparison found: each operation, and finds measured while creates run. */
+export interface SqliteResult extends ScenarioResult {
+  /** Finds on the SQLite app while another load creates records as fast as it can, per synchronous mode. */
+  readonly findsDuringCreates: Readonly<Record<'normal' | 'full', { readonly find: Sample; readonly create: Sample }>>;
+}
+
+/**
+ * The app on SQLite, synchronous `normal` (`app`) and `full` (`full`), against the same
+ * app on the memory store (`memory`), each on a file of its own in `dir`.
+ */
+export async function sqliteScenario(plan: Plan, seedRecords: number, dir: string, pinned: boolean): Promise<SqliteResult> {
+  const servers: ServerProcess[] = [];
+  const begin = async (spec: AppSpec): Promise<ServerProcess> => {
+    const app = await startApp(spec, pinned);
+    servers.push(app);
+    return app;
+  };
+  try {
+    const memory = await begin({ storage: 'memory' });
+    const normal = await begin({ storage: 'sqlite', sqlite: { path: join(dir, 'normal.db'), synchronous: 'normal' } });
+    const full = await begin({ storage: 'sqlite', sqlite: { path: join(dir, 'full.db'), synchronous: 'full' } });
+    const contenders: Contender[] = [];
+    for (const [key, server] of [['memory', memory], ['app', normal], ['full', full]] as const) {
+      contenders.push({ key, server, operations: OPERATIONS, ids: await seed(server, seedRecords, plan) });
+    }
+    const comparison = await compare(contenders, plan, 'sqlite');
+    const findsDuringCreates = {
+      normal: await findsWhileCreating(contenders[1], plan),
+      full: await findsWhileCreating(contenders[2], plan),
+    };
+    return { comparison, appMetrics: await servesMetrics(normal), findsDuringCreates };
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+/**
+ * Half the connections find while the other half create, for one round: a synchronous
+ * write holds the event loop, and this says for how long reads wait behind it.
+ */
+async function findsWhileCreating(contender: Contender | undefined, plan: Plan): Promise<{ find: Sample; create: Sample }> {
+  if (contender === undefined) throw new Error('no SQLite contender to measure');
+  const half = Math.max(1, Math.floor(plan.connections / 2));
+  const base = { server: contender.server, connections: half, headers: plan.headers, seconds: plan.roundSeconds };
+  const [find, create] = await Promise.all([
+    runLoad({ ...base, requests: findRequests(contender.ids) }),
+    runLoad({ ...base, requests: createRequests([]) }),
+  ]);
+  console.log(`sqlite ${contender.key}: finds while creating: ${describe(find)}; creates: ${describe(create)}`);
+  return { find, create };
 }
 
 /** The app on MongoDB against (c) a bare Express route doing the same findOne. */
