@@ -41,6 +41,9 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     this.#list = db.prepare(`SELECT ${COLUMNS} FROM ${table} ORDER BY created_at, id LIMIT ? OFFSET ?`);
     this.#delete = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
     this.#holderOf = db.prepare(`SELECT id FROM ${table} WHERE "key" = ?`);
+    // Rows as arrays: node:sqlite then makes no object with named members per row, which
+    // halves what a list of 100 costs (measured with a loop over list(), node 24).
+    for (const statement of [this.#update, this.#findById, this.#list, this.#holderOf]) statement.setReturnArrays(true);
   }
 
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
@@ -62,7 +65,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   }
 
   async list(page: Page): Promise<CatalogRecord<F>[]> {
-    const rows = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
+    const rows: unknown[] = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
     return rows.map((row) => this.#toRecord(row));
   }
 
@@ -78,15 +81,17 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
         return write();
       } catch (error) {
         if (!isUniqueViolation(error)) throw translateSqliteError(error);
-        const holder = guardSqliteCall(() => this.#holderOf.get(key))?.['id'];
+        const found: unknown = guardSqliteCall(() => this.#holderOf.get(key));
+        const holder = Array.isArray(found) ? (found as unknown[])[0] : undefined;
         if (typeof holder === 'string') throw WorkplanError.conflict(holder);
         if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw error;
       }
     }
   }
 
-  #toRecord(row: Record<string, unknown>): CatalogRecord<F> {
-    const { id, text, created_at: createdAt, updated_at: updatedAt } = row;
+  /** A row of `COLUMNS`, in their order (the statements return arrays). */
+  #toRecord(row: unknown): CatalogRecord<F> {
+    const [id, text, createdAt, updatedAt] = Array.isArray(row) ? (row as unknown[]) : [];
     const shaped = typeof id === 'string' && typeof text === 'string';
     // STRICT columns hold only these types; anything else is a file changed behind our back.
     if (!shaped || typeof createdAt !== 'number' || typeof updatedAt !== 'number') {
