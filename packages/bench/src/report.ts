@@ -1,4 +1,5 @@
 import { type Summary } from './compare.js';
+import { DURING_CREATES } from './scenarios.js';
 import { checkTargets, ratio, type Results } from './results.js';
 import { type Sweep } from './sweeps.js';
 import { OPERATIONS } from './workloads.js';
@@ -128,7 +129,9 @@ function sqliteReport(results: Results): string {
     `- \`SQLITE_SYNCHRONOUS=${mode}\`: finds p50 ${fixed(during[mode].find.p50Ms, 2)} ms, p99 ${fixed(during[mode].find.p99Ms, 2)} ms ` +
     `(${Math.round(during[mode].find.reqPerSec)} req/s) while creates ran at ${Math.round(during[mode].create.reqPerSec)} req/s ` +
     `(p99 ${fixed(during[mode].create.p99Ms, 2)} ms)`;
-  return ['## SQLite: reads while writes go on', '', 'Half the connections find, the other half create, for one round.', '', line('normal'), line('full'), '', ''].join('\n');
+  const { findsPerSecond, createsPerSecond, connections } = DURING_CREATES;
+  const how = `Finds at ${findsPerSecond} a second while creates run at ${createsPerSecond} a second, ${connections} connections each, for one round.`;
+  return ['## SQLite: reads while writes go on', '', how, '', line('normal'), line('full'), '', ''].join('\n');
 }
 
 export function sweepLatency(sweep: Sweep | undefined, axis: keyof Sweep, which: 'p50Ms' | 'p99Ms'): (number | undefined)[] {

@@ -100,7 +100,7 @@ function sqliteTargets(sqlite: SqliteResult | undefined): TargetCheck[] {
     atLeast('sqlite: find >= 0.85 of the memory store\'s', ratio(sqlite?.comparison, 'find', 'memory'), 0.85),
     atLeast('sqlite: list of 100 >= 0.8 of the memory store\'s', ratio(sqlite?.comparison, 'list', 'memory'), 0.8),
     {
-      name: 'sqlite: find p99 < 5 ms while creates run',
+      name: 'sqlite: find p99 < 5 ms while creates run (2000 finds/s beside 1000 creates/s)',
       measured: during === undefined ? 'not run' : `${during.toFixed(2)} ms`,
       met: during === undefined ? undefined : during < 5,
     },

@@ -72,17 +72,20 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
   }
 }
 
+/** Finds and creates a second in the reads-during-writes measure: a steady load, not a saturating one. */
+export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, connections: 10 } as const;
+
 /**
- * Half the connections find while the other half create, for one round: a synchronous
- * write holds the event loop, and this says for how long reads wait behind it.
+ * Finds at a steady rate while creates run at a steady rate beside them, for one round.
+ * Below saturation, a find's p99 is how long it waited behind a write (node:sqlite writes
+ * synchronously, holding the event loop), not how long it queued behind other finds.
  */
 async function findsWhileCreating(contender: Contender | undefined, plan: Plan): Promise<{ find: Sample; create: Sample }> {
   if (contender === undefined) throw new Error('no SQLite contender to measure');
-  const half = Math.max(1, Math.floor(plan.connections / 2));
-  const base = { server: contender.server, connections: half, headers: plan.headers, seconds: plan.roundSeconds };
+  const base = { server: contender.server, connections: DURING_CREATES.connections, headers: plan.headers, seconds: plan.roundSeconds };
   const [find, create] = await Promise.all([
-    runLoad({ ...base, requests: findRequests(contender.ids) }),
-    runLoad({ ...base, requests: createRequests([]) }),
+    runLoad({ ...base, requests: findRequests(contender.ids), overallRate: DURING_CREATES.findsPerSecond }),
+    runLoad({ ...base, requests: createRequests([]), overallRate: DURING_CREATES.createsPerSecond }),
   ]);
   console.log(`sqlite ${contender.key}: finds while creating: ${describe(find)}; creates: ${describe(create)}`);
   return { find, create };
