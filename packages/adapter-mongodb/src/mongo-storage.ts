@@ -22,7 +22,8 @@ const DEFAULTS = { serverSelectionTimeoutMS: 2000, connectTimeoutMS: 2000, socke
 
 /**
  * Owns one MongoClient and the repositories over it, one collection per kind of record.
- * The client connects on first use, so constructing this needs no server; `connectMongo` checks there is one.
+ * The client connects on first use, so constructing this needs no server; `connectMongo`
+ * checks there is one.
  */
 export class MongoStorage {
   /** Each kind's repository, over the collection of its kind's name (`workSchedules`, `costCenters`). */

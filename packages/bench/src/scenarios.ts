@@ -48,25 +48,18 @@ export interface SqliteResult extends ScenarioResult {
  */
 export async function sqliteScenario(plan: Plan, seedRecords: number, dir: string, pinned: boolean): Promise<SqliteResult> {
   const servers: ServerProcess[] = [];
-  const begin = async (spec: AppSpec): Promise<ServerProcess> => {
-    const app = await startApp(spec, pinned);
-    servers.push(app);
-    return app;
+  const contender = async (key: string, spec: AppSpec): Promise<Contender> => {
+    const server = await startApp(spec, pinned);
+    servers.push(server);
+    return { key, server, operations: OPERATIONS, ids: await seed(server, seedRecords, plan) };
   };
   try {
-    const memory = await begin({ storage: 'memory' });
-    const normal = await begin({ storage: 'sqlite', sqlite: { path: join(dir, 'normal.db'), synchronous: 'normal' } });
-    const full = await begin({ storage: 'sqlite', sqlite: { path: join(dir, 'full.db'), synchronous: 'full' } });
-    const contenders: Contender[] = [];
-    for (const [key, server] of [['memory', memory], ['app', normal], ['full', full]] as const) {
-      contenders.push({ key, server, operations: OPERATIONS, ids: await seed(server, seedRecords, plan) });
-    }
-    const comparison = await compare(contenders, plan, 'sqlite');
-    const findsDuringCreates = {
-      normal: await findsWhileCreating(contenders[1], plan),
-      full: await findsWhileCreating(contenders[2], plan),
-    };
-    return { comparison, appMetrics: await servesMetrics(normal), findsDuringCreates };
+    const memory = await contender('memory', { storage: 'memory' });
+    const normal = await contender('app', { storage: 'sqlite', sqlite: { path: join(dir, 'normal.db'), synchronous: 'normal' } });
+    const full = await contender('full', { storage: 'sqlite', sqlite: { path: join(dir, 'full.db'), synchronous: 'full' } });
+    const comparison = await compare([memory, normal, full], plan, 'sqlite');
+    const findsDuringCreates = { normal: await findsWhileCreating(normal, plan), full: await findsWhileCreating(full, plan) };
+    return { comparison, appMetrics: await servesMetrics(normal.server), findsDuringCreates };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
@@ -80,8 +73,7 @@ export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, co
  * Below saturation, a find's p99 is how long it waited behind a write (node:sqlite writes
  * synchronously, holding the event loop), not how long it queued behind other finds.
  */
-async function findsWhileCreating(contender: Contender | undefined, plan: Plan): Promise<{ find: Sample; create: Sample }> {
-  if (contender === undefined) throw new Error('no SQLite contender to measure');
+async function findsWhileCreating(contender: Contender, plan: Plan): Promise<{ find: Sample; create: Sample }> {
   const base = { server: contender.server, connections: DURING_CREATES.connections, headers: plan.headers, seconds: plan.roundSeconds };
   const [find, create] = await Promise.all([
     runLoad({ ...base, requests: findRequests(contender.ids), overallRate: DURING_CREATES.findsPerSecond }),
