@@ -1,7 +1,10 @@
 import { uniquenessKey, workSchedule, WorkplanError, costCenter } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from './schema.js';
@@ -23,6 +26,35 @@ function readPragma(path: string, pragma: string): unknown {
   } finally {
     db.close();
   }
+}
+
+// The built package, as another process of an app would load it (`pnpm test` builds first).
+const built = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+/**
+ * Runs `processes` node processes that, round after round, all open the round's new file
+ * at the same moment; resolves each process's output, a line per round.
+ */
+async function openTogether(paths: readonly string[], processes: number): Promise<string[]> {
+  const start = Date.now() + 500;
+  const script = `
+    const { SqliteStorage } = await import(${JSON.stringify(built)});
+    const paths = ${JSON.stringify(paths)};
+    for (const [round, path] of paths.entries()) {
+      while (Date.now() < ${start} + round * 200) {}
+      try { SqliteStorage.open({ path }).close(); console.log('opened'); }
+      catch (error) { console.log(error.message); }
+    }`;
+  const children = Array.from({ length: processes }, () => spawn(process.execPath, ['--input-type=module', '-e', script]));
+  return Promise.all(
+    children.map(async (child) => {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await once(child, 'exit');
+      return output;
+    }),
+  );
 }
 
 describe('SqliteStorage', () => {
@@ -100,6 +132,13 @@ describe('SqliteStorage', () => {
     other.exec('ROLLBACK');
     await expect(storage.repositories.workSchedules.insert(record, 'busy')).resolves.toBeUndefined();
   });
+
+  it('opens one new file from many processes at once, each of them, though SQLite refuses all but one WAL switch without waiting', async () => {
+    const paths = Array.from({ length: 8 }, () => files.databasePath());
+    const outputs = await openTogether(paths, 6);
+    for (const output of outputs) expect(output.trim().split('\n')).toEqual(paths.map(() => 'opened'));
+    for (const path of paths) expect(readPragma(path, 'user_version')).toBe(SCHEMA_VERSION);
+  }, 20_000);
 
   it('is ready while open and not after close, and closes twice without harm', async () => {
     const storage = files.open({ path: files.databasePath() });

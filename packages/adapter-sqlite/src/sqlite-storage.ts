@@ -2,6 +2,7 @@ import { repositoriesOf, type RecordKind, type Repositories } from '@workplan/co
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { copyDatabase } from './backup.js';
+import { retryWhileBusy } from './busy-retry.js';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure } from './open-errors.js';
 import { migrate, refuseNewerSchema } from './schema.js';
@@ -61,6 +62,17 @@ export class SqliteStorage {
   static open(options: SqliteStorageOptions): SqliteStorage {
     const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    try {
+      // Connections switching one file to WAL at once can deadlock, and SQLite then
+      // answers all but one SQLITE_BUSY at once, skipping the busy timeout; so the whole
+      // open is tried again, each step being safe to repeat, until that timeout is spent.
+      return retryWhileBusy(() => SqliteStorage.#connect(path, options, busyTimeoutMs), busyTimeoutMs);
+    } catch (error) {
+      throw explainOpenFailure(error, path, busyTimeoutMs);
+    }
+  }
+
+  static #connect(path: string, options: SqliteStorageOptions, busyTimeoutMs: number): SqliteStorage {
     let db: DatabaseSync | undefined;
     try {
       if (path !== ':memory:') makeFolder(dirname(path));
@@ -75,7 +87,7 @@ export class SqliteStorage {
       return new SqliteStorage(db, path);
     } catch (error) {
       if (db?.isOpen === true) db.close();
-      throw explainOpenFailure(error, path, busyTimeoutMs);
+      throw error;
     }
   }
 
