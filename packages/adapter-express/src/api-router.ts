@@ -1,6 +1,8 @@
+import { type RecordBase } from '@workplan/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { type ApiKeys } from './api-keys.js';
-import { sendSuccess } from './envelope.js';
+import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
+import { sendNotModified, sendSuccess } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
 import { requireKey } from './key-check.js';
@@ -53,18 +55,20 @@ function resourceRoutes(
       post: guarded('create', `/${singular}`, ...withBody, async (req: Request, res: Response) => {
         const record = await catalog.create(req.body);
         res.location(`${basePath}/${singular}/${record.id}`);
-        sendSuccess(res, 201, record);
+        sendRecord(res, 201, record);
       }),
     },
     [`/${singular}/:id`]: {
       get: guarded('find', `/${singular}/:id`, async (req, res) => {
-        sendSuccess(res, 200, await catalog.find(idParam(req)));
+        const record = await catalog.find(idParam(req));
+        if (noneMatchHits(req.get('If-None-Match'), record)) sendNotModified(res, entityTagOf(record));
+        else sendRecord(res, 200, record);
       }),
       put: guarded('update', `/${singular}/:id`, ...withBody, async (req, res) => {
-        sendSuccess(res, 200, await catalog.update(idParam(req), req.body));
+        sendRecord(res, 200, await catalog.update(idParam(req), req.body, expectedRevisionsOf(req.get('If-Match'))));
       }),
       delete: guarded('delete', `/${singular}/:id`, async (req, res) => {
-        await catalog.delete(idParam(req));
+        await catalog.delete(idParam(req), expectedRevisionsOf(req.get('If-Match')));
         sendSuccess(res, 200);
       }),
     },
@@ -72,6 +76,13 @@ function resourceRoutes(
     [`/${plural}/:limit`]: { get: guarded('list', `/${plural}/:limit`, list) },
     [`/${plural}/:skip/:limit`]: { get: guarded('list', `/${plural}/:skip/:limit`, list) },
   };
+}
+
+/** Answers one record, with its entity tag. */
+function sendRecord(res: Response, status: number, record: RecordBase): void {
+  if (res.headersSent) return; // The deadline answered first; the late result is dropped.
+  res.setHeader('ETag', entityTagOf(record));
+  sendSuccess(res, status, record);
 }
 
 /** A named path segment; these routes have no wildcard, so a segment is one string. */

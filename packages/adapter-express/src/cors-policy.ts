@@ -9,8 +9,8 @@ export function corsPolicy(origins: readonly string[]): RequestHandler {
   return cors({
     origin: [...origins],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['KEY', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['Location', 'Link', 'X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+    allowedHeaders: ['KEY', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match'],
+    exposedHeaders: ['ETag', 'Location', 'Link', 'X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
     preflightContinue: true,
   });

@@ -9,6 +9,14 @@ export function sendSuccess(res: ServerResponse, status: number, data?: unknown)
   writeJson(res, status, data === undefined ? SUCCESS_WITHOUT_DATA : `{"success":true,"data":${JSON.stringify(data)}}`);
 }
 
+/** Answers 304: the caller's copy, named by `ETag`, is still current; no body. */
+export function sendNotModified(res: ServerResponse, entityTag: string): void {
+  if (res.headersSent) return;
+  res.statusCode = 304;
+  res.setHeader('ETag', entityTag);
+  res.end();
+}
+
 const SUCCESS_WITHOUT_DATA = JSON.stringify({ success: true });
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
+  | 'PRECONDITION_FAILED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -57,6 +58,7 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
     detail: 'Este caminho não aceita este método.',
     routeMessage: routeMessages.methodNotAllowed,
   },
+  PRECONDITION_FAILED: { status: 412, detail: 'O registro foi alterado desde a versão informada em If-Match.' },
   CONFLICT: { status: 409, detail: 'Outro registro já usa este valor.' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'O corpo da requisição passa de 16 KiB.' },
   UNSUPPORTED_MEDIA_TYPE: {
@@ -85,6 +87,7 @@ export const codeOfKind: Readonly<Record<WorkplanErrorKind, ErrorCode>> = {
   validation: 'VALIDATION_FAILED',
   invalidPage: 'INVALID_PAGINATION',
   notFound: 'NOT_FOUND',
+  stale: 'PRECONDITION_FAILED',
   conflict: 'CONFLICT',
   storageUnavailable: 'STORAGE_UNAVAILABLE',
 };

@@ -1,4 +1,4 @@
-import { type KindName, type Page, type PageRequest, type RecordBase, type Workplan } from '@workplan/core';
+import { type ExpectedRevisions, type KindName, type Page, type PageRequest, type RecordBase, type Workplan } from '@workplan/core';
 
 /** The five operations of a resource. */
 export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
@@ -9,10 +9,10 @@ export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
  */
 export interface ResourceCatalog {
   create(document: unknown): Promise<RecordBase>;
-  update(id: string, document: unknown): Promise<RecordBase>;
+  update(id: string, document: unknown, expected?: ExpectedRevisions): Promise<RecordBase>;
   find(id: string): Promise<RecordBase>;
   list(page: PageRequest): Promise<{ readonly records: readonly RecordBase[]; readonly next?: Page }>;
-  delete(id: string): Promise<void>;
+  delete(id: string, expected?: ExpectedRevisions): Promise<void>;
 }
 
 /** What the HTTP side says of one resource: path words, text field, names and seed messages. */

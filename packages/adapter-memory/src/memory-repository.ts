@@ -44,8 +44,8 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     this.#ordered.splice(this.#positionOf(entry), 0, entry);
   }
 
-  async update(id: string, change: TextChange): Promise<CatalogRecord<F> | undefined> {
-    const current = this.#byId.get(id);
+  async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
+    const current = this.#matching(id, expectedUpdatedAt);
     if (current === undefined) return undefined;
     this.#claimKey(change.key, id);
     if (current.key !== change.key) this.#idByKey.delete(current.key);
@@ -65,13 +65,23 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     return slice.map((entry) => this.#toRecord(entry));
   }
 
-  async delete(id: string): Promise<boolean> {
-    const entry = this.#byId.get(id);
+  async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
+    const entry = this.#matching(id, expectedUpdatedAt);
     if (entry === undefined) return false;
     this.#byId.delete(id);
     this.#idByKey.delete(entry.key);
     this.#ordered.splice(this.#positionOf(entry), 1);
     return true;
+  }
+
+  /**
+   * The entry with `id`, if it still has `expectedUpdatedAt` when one is given. The caller
+   * writes before its next await, so the check and the write are one step.
+   */
+  #matching(id: string, expectedUpdatedAt: Date | undefined): Entry | undefined {
+    const entry = this.#byId.get(id);
+    if (entry === undefined || expectedUpdatedAt === undefined) return entry;
+    return entry.updatedAt === expectedUpdatedAt.getTime() ? entry : undefined;
   }
 
   /** Takes `key` for `id`, or rejects with a conflict naming the record that holds it. */

@@ -5,6 +5,7 @@ import { MongoClient, UUID, type CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
+import { type ClaimDocument } from './write-claims.js';
 
 await describeWithTestDatabase('MongoRecordRepository', (database) => {
   let client: MongoClient;
@@ -24,7 +25,8 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
   async function emptyRepository<F extends string>(kind: RecordKind<F>): Promise<MongoRecordRepository<F>> {
     collections += 1;
     const collection = client.db().collection<RecordDocument>(`${kind.name}_${collections}`);
-    const repository = new MongoRecordRepository({ kind, collection });
+    const claims = client.db().collection<ClaimDocument>(`${kind.name}_${collections}.claims`);
+    const repository = new MongoRecordRepository({ kind, collection, claims });
     await repository.ensureIndexes();
     return repository;
   }
@@ -44,6 +46,25 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
       expect(loser.reason).toMatchObject({ existingId: winners[0]?.id });
     }
     await expect(repository.list({ skip: 0, limit: 100 })).resolves.toEqual(winners);
+  });
+
+  it('waits out a claim another writer holds on the expected state, and takes over one left behind past its lease', async () => {
+    const repository = await emptyRepository(workSchedule);
+    const claims = client.db().collection<ClaimDocument>(`workSchedule_${collections}.claims`);
+    const record = buildRecord(workSchedule, { text: 'reivindicado' });
+    await repository.insert(record, uniquenessKey(record.value));
+    const claim = `${record.id}@${record.updatedAt.getTime()}`;
+    const change = { text: 'novo', key: 'novo', updatedAt: new Date(record.updatedAt.getTime() + 1) };
+
+    await claims.insertOne({ _id: claim, claimedAt: new Date() });
+    await expect(repository.update(record.id, change, record.updatedAt)).resolves.toBeUndefined();
+    await expect(repository.delete(record.id, record.updatedAt)).resolves.toBe(false);
+    await expect(repository.findById(record.id)).resolves.toEqual(record);
+
+    await claims.updateOne({ _id: claim }, { $set: { claimedAt: new Date(Date.now() - 60_000) } });
+    await expect(repository.update(record.id, change, record.updatedAt)).resolves.toEqual({ ...record, value: 'novo', updatedAt: change.updatedAt });
+    // The successor is released after the write; the claim left behind stays, harmless, as the record moved on.
+    await expect(claims.find({}).toArray()).resolves.toEqual([{ _id: claim, claimedAt: expect.any(Date) as unknown }]);
   });
 
   it('asks the server nothing for an id that is not a lowercase canonical UUID', async () => {

@@ -6,10 +6,11 @@ import {
   type RecordRepository,
   type TextChange,
 } from '@workplan/core';
-import { type Collection, type IndexDescription } from 'mongodb';
+import { type Collection, type IndexDescription, type UUID } from 'mongodb';
 import { guardDriverCall, isDuplicateKeyError, KEY_INDEX, translateDriverError } from './driver-errors.js';
 import { toDocument, toRecord, type RecordDocument } from './record-document.js';
 import { fromBsonId, toBsonId } from './record-id.js';
+import { WriteClaims, type ClaimDocument } from './write-claims.js';
 
 /** The order lists follow. */
 const LIST_ORDER = { createdAt: 1, _id: 1 } as const;
@@ -28,6 +29,8 @@ export interface MongoRecordRepositoryOptions<F extends string> {
   readonly kind: RecordKind<F>;
   /** The collection holding this kind alone, such as `workSchedules`. */
   readonly collection: Collection<RecordDocument>;
+  /** Where conditional writes claim the state they expect, such as `workSchedules.claims`. */
+  readonly claims: Collection<ClaimDocument>;
 }
 
 /**
@@ -38,10 +41,12 @@ export interface MongoRecordRepositoryOptions<F extends string> {
 export class MongoRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;
   readonly #collection: Collection<RecordDocument>;
+  readonly #claims: WriteClaims;
 
   constructor(options: MongoRecordRepositoryOptions<F>) {
     this.kind = options.kind;
     this.#collection = options.collection;
+    this.#claims = new WriteClaims(options.claims);
   }
 
   /** Creates the indexes the repository relies on; safe to call on every start. */
@@ -56,14 +61,14 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     await this.#claimingKey(key, () => this.#collection.insertOne(document));
   }
 
-  async update(id: string, change: TextChange): Promise<CatalogRecord<F> | undefined> {
-    const _id = toBsonId(id);
-    if (_id === undefined) return undefined;
+  async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
+    const filter = filterOf(id, expectedUpdatedAt);
+    if (filter === undefined) return undefined;
     const $set = { [this.kind.field]: change.text, key: change.key, updatedAt: change.updatedAt };
-    const updated = await this.#claimingKey(change.key, () =>
-      this.#collection.findOneAndUpdate({ _id }, { $set }, { returnDocument: 'after' }),
+    const updated = await this.#conditionally(id, expectedUpdatedAt, () =>
+      this.#claimingKey(change.key, () => this.#collection.findOneAndUpdate(filter, { $set }, { returnDocument: 'after' })),
     );
-    return updated === null ? undefined : toRecord(this.kind, updated);
+    return updated === null || updated === undefined ? undefined : toRecord(this.kind, updated);
   }
 
   async findById(id: string): Promise<CatalogRecord<F> | undefined> {
@@ -82,11 +87,16 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     return documents.map((document) => toRecord(this.kind, document));
   }
 
-  async delete(id: string): Promise<boolean> {
-    const _id = toBsonId(id);
-    if (_id === undefined) return false;
-    const result = await guardDriverCall(() => this.#collection.deleteOne({ _id }));
-    return result.deletedCount === 1;
+  async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
+    const filter = filterOf(id, expectedUpdatedAt);
+    if (filter === undefined) return false;
+    const result = await this.#conditionally(id, expectedUpdatedAt, () => guardDriverCall(() => this.#collection.deleteOne(filter)));
+    return result?.deletedCount === 1;
+  }
+
+  /** Runs a write whose filter expects `expectedUpdatedAt` holding the claim on that state; unconditional writes run as they are. */
+  async #conditionally<T>(id: string, expectedUpdatedAt: Date | undefined, write: () => Promise<T>): Promise<T | undefined> {
+    return expectedUpdatedAt === undefined ? write() : this.#claims.exclusively(id, expectedUpdatedAt, write);
   }
 
   /** Runs a write that sets `key`; when another record holds it, rejects with a conflict naming that record. */
@@ -102,4 +112,14 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
       }
     }
   }
+}
+
+/**
+ * The filter of a write to the record with `id`, also matching `expectedUpdatedAt` when
+ * given, so the server checks and writes in one step; `undefined` for an id no record can have.
+ */
+function filterOf(id: string, expectedUpdatedAt: Date | undefined): { _id: UUID; updatedAt?: Date } | undefined {
+  const _id = toBsonId(id);
+  if (_id === undefined) return undefined;
+  return expectedUpdatedAt === undefined ? { _id } : { _id, updatedAt: expectedUpdatedAt };
 }

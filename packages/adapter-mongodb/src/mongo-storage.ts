@@ -2,6 +2,7 @@ import { repositoriesOf, WorkplanError, type Repositories } from '@workplan/core
 import { MongoClient, type Db } from 'mongodb';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
+import { type ClaimDocument } from './write-claims.js';
 
 export interface MongoStorageOptions {
   /** A MongoDB connection string, such as `mongodb://mongo:27017/workplan`. */
@@ -44,7 +45,11 @@ export class MongoStorage {
     this.#pingTimeoutMS = serverSelectionTimeoutMS;
     this.#db = this.#client.db(options.dbName);
     this.repositories = repositoriesOf((kind, name) => {
-      const repository = new MongoRecordRepository({ kind, collection: this.#db.collection<RecordDocument>(name) });
+      const repository = new MongoRecordRepository({
+        kind,
+        collection: this.#db.collection<RecordDocument>(name),
+        claims: this.#db.collection<ClaimDocument>(`${name}.claims`),
+      });
       this.#indexed.push(repository);
       return repository;
     });

@@ -44,12 +44,14 @@ export class MongoConnection implements StorageLifecycle {
     const ready = () => {
       if (!this.#indexed) throw WorkplanError.storageUnavailable(new Error('indexes not yet made'));
     };
+    // Every argument is passed on as given: dropping one, such as an update's expected
+    // updatedAt, would type-check and silently turn a conditional write into a blind one.
     return {
-      insert: async (record, key) => { ready(); await repository.insert(record, key); },
-      update: async (id, change) => { ready(); return repository.update(id, change); },
-      findById: async (id) => { ready(); return repository.findById(id); },
-      list: async (page) => { ready(); return repository.list(page); },
-      delete: async (id) => { ready(); return repository.delete(id); },
+      insert: async (...args) => { ready(); await repository.insert(...args); },
+      update: async (...args) => { ready(); return repository.update(...args); },
+      findById: async (...args) => { ready(); return repository.findById(...args); },
+      list: async (...args) => { ready(); return repository.list(...args); },
+      delete: async (...args) => { ready(); return repository.delete(...args); },
     };
   }
 

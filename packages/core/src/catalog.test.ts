@@ -4,6 +4,7 @@ import { Catalog, MAX_SKIP } from './catalog.js';
 import { WorkplanError, type WorkplanErrorKind } from './errors.js';
 import { type Clock, type IdGenerator } from './ports.js';
 import { workSchedule } from './record.js';
+import { revisionOf } from './revision.js';
 
 /** A clock that stands still until a test moves it. */
 function fixedClock(start: string): Clock & { advance(ms: number): void } {
@@ -136,5 +137,56 @@ describe('Catalog', () => {
     await catalog.delete(created.id);
     await expect(catalog.find(created.id)).rejects.toSatisfy(rejectsWith('notFound'));
     await expect(catalog.delete(created.id)).rejects.toSatisfy(rejectsWith('notFound'));
+  });
+
+  describe('revisions', () => {
+    it('gives each state of a record its own revision, also when updates race while the clock stands still', async () => {
+      const created = await catalog.create({ value: '12x36' });
+      const racing = await Promise.all(['12x60', '24x72', '6x1', '5x2'].map((value) => catalog.update(created.id, { value })));
+      const revisions = [created, ...racing].map(revisionOf);
+      expect(new Set(revisions).size).toBe(5);
+      const current = await catalog.find(created.id);
+      expect(revisionOf(current)).toBe(revisionOf(racing.reduce((a, b) => (a.updatedAt > b.updatedAt ? a : b))));
+    });
+
+    it('keeps the revision through finds, lists and failed updates', async () => {
+      const created = await catalog.create({ value: '4x2' });
+      await catalog.create({ value: 'ocupado' });
+      await expect(catalog.update(created.id, { value: 'OCUPADO' })).rejects.toSatisfy(rejectsWith('conflict'));
+      await catalog.list();
+      expect(revisionOf(await catalog.find(created.id))).toBe(revisionOf(created));
+    });
+
+    it('updates and deletes only at an expected revision, else refuses as stale and changes nothing', async () => {
+      const created = await catalog.create({ value: '7x0' });
+      const updated = await catalog.update(created.id, { value: '7x1' }, [revisionOf(created)]);
+      await expect(catalog.update(created.id, { value: '7x2' }, [revisionOf(created)])).rejects.toSatisfy(rejectsWith('stale'));
+      await expect(catalog.update(created.id, { value: '7x2' }, [])).rejects.toSatisfy(rejectsWith('stale'));
+      await expect(catalog.delete(created.id, [revisionOf(created)])).rejects.toSatisfy(rejectsWith('stale'));
+      await expect(catalog.find(created.id)).resolves.toEqual(updated);
+      await catalog.delete(created.id, ['other', revisionOf(updated)]);
+      await expect(catalog.find(created.id)).rejects.toSatisfy(rejectsWith('notFound'));
+    });
+
+    it('checks fields, then existence, then the revision, then uniqueness', async () => {
+      const taken = await catalog.create({ value: 'tomado' });
+      const created = await catalog.create({ value: 'livre' });
+      const stale = ['stale'];
+      await expect(catalog.update(created.id, { value: '' }, stale)).rejects.toSatisfy(rejectsWith('validation'));
+      await expect(catalog.update('missing', { value: 'x' }, stale)).rejects.toSatisfy(rejectsWith('notFound'));
+      await expect(catalog.delete('missing', stale)).rejects.toSatisfy(rejectsWith('notFound'));
+      await expect(catalog.update(created.id, { value: taken.value }, stale)).rejects.toSatisfy(rejectsWith('stale'));
+      await expect(catalog.update(created.id, { value: taken.value }, [revisionOf(created)])).rejects.toSatisfy(rejectsWith('conflict'));
+    });
+
+    it('lets exactly one of many concurrent updates at one expected revision win', async () => {
+      const created = await catalog.create({ value: 'disputa' });
+      const attempts = Array.from({ length: 20 }, (_, n) => catalog.update(created.id, { value: `disputa ${n}` }, [revisionOf(created)]));
+      const results = await Promise.allSettled(attempts);
+      const won = results.filter((result) => result.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      expect(results.filter((result) => result.status === 'rejected' && rejectsWith('stale')(result.reason))).toHaveLength(19);
+      await expect(catalog.find(created.id)).resolves.toEqual(won[0]?.value);
+    });
   });
 });

@@ -1,10 +1,17 @@
 import { WorkplanError } from './errors.js';
 import { type Clock, type IdGenerator, type Page, type RecordRepository } from './ports.js';
 import { assembleRecord, type CatalogRecord, type RecordKind } from './record.js';
+import { isAtExpectedRevision, type ExpectedRevisions } from './revision.js';
 import { checkText, uniquenessKey } from './text-rules.js';
 
 /** The farthest a list may skip. */
 export const MAX_SKIP = 10_000_000;
+
+// An update or delete that finds the record changed between its read and its write reads
+// it again. A retry means another write went ahead (or, in a storage that serialises
+// conditional writes, is going ahead), so the bound is reached only when the storage
+// cannot settle writes to one record in time: answered as an outage, not a hang.
+const MAX_WRITE_ATTEMPTS = 100;
 
 export interface CatalogOptions<F extends string> {
   readonly kind: RecordKind<F>;
@@ -53,14 +60,17 @@ export class Catalog<F extends string> {
     return record;
   }
 
-  /** Replaces the text of the record with this id; `updatedAt` always moves forward. */
-  async update(id: string, document: unknown): Promise<CatalogRecord<F>> {
+  /**
+   * Replaces the text of the record with this id; `updatedAt` always moves forward. With
+   * `expected`, only while the record is at one of those revisions (else `stale`).
+   */
+  async update(id: string, document: unknown, expected?: ExpectedRevisions): Promise<CatalogRecord<F>> {
     const text = this.#readText(document);
-    const current = await this.find(id);
-    const updatedAt = laterThan(current.updatedAt, this.#clock.now());
-    const updated = await this.#repository.update(id, { text, key: uniquenessKey(text), updatedAt });
-    if (updated === undefined) throw WorkplanError.notFound(id);
-    return updated;
+    const key = uniquenessKey(text);
+    return this.#writeIfUnchanged(id, expected, async (current) => {
+      const updatedAt = laterThan(current.updatedAt, this.#clock.now());
+      return this.#repository.update(id, { text, key, updatedAt }, current.updatedAt);
+    });
   }
 
   /** Finds the record with exactly this id. */
@@ -81,10 +91,33 @@ export class Catalog<F extends string> {
     return next.skip <= MAX_SKIP ? { records: records.slice(0, page.limit), next } : { records: records.slice(0, page.limit) };
   }
 
-  /** Deletes the record with this id. */
-  async delete(id: string): Promise<void> {
-    const deleted = await this.#repository.delete(id);
-    if (!deleted) throw WorkplanError.notFound(id);
+  /** Deletes the record with this id; with `expected`, only while it is at one of those revisions (else `stale`). */
+  async delete(id: string, expected?: ExpectedRevisions): Promise<void> {
+    if (expected === undefined) {
+      if (!(await this.#repository.delete(id))) throw WorkplanError.notFound(id);
+      return;
+    }
+    await this.#writeIfUnchanged(id, expected, async (current) => ((await this.#repository.delete(id, current.updatedAt)) ? true : undefined));
+  }
+
+  /**
+   * Reads the record, checks it is at an expected revision, and writes with the `updatedAt`
+   * it read as the storage's condition, so the check and the write act on one state. A
+   * write that finds nothing to change (the record changed or went meanwhile) starts over
+   * from a new read: this is what keeps `updatedAt`, and so the revision, unique per state.
+   */
+  async #writeIfUnchanged<T>(
+    id: string,
+    expected: ExpectedRevisions | undefined,
+    write: (current: CatalogRecord<F>) => Promise<T | undefined>,
+  ): Promise<T> {
+    for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt += 1) {
+      const current = await this.find(id);
+      if (!isAtExpectedRevision(current, expected)) throw WorkplanError.stale(id);
+      const written = await write(current);
+      if (written !== undefined) return written;
+    }
+    throw WorkplanError.storageUnavailable(new Error(`record ${id} changed under each of ${MAX_WRITE_ATTEMPTS} writes in a row`));
   }
 
   #readText(document: unknown): string {

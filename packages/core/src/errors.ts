@@ -1,7 +1,7 @@
 import { type TextRule } from './text-rules.js';
 
 /** Every way a use case can refuse; adapters map each kind to their own answer in one table. */
-export type WorkplanErrorKind = 'validation' | 'invalidPage' | 'notFound' | 'conflict' | 'storageUnavailable';
+export type WorkplanErrorKind = 'validation' | 'invalidPage' | 'notFound' | 'stale' | 'conflict' | 'storageUnavailable';
 
 /** A rule a document broke: `notObject` for the document itself, a text rule for its field. */
 export interface FieldIssue {
@@ -44,6 +44,11 @@ export class WorkplanError extends Error {
   /** No record has the id. */
   static notFound(id: string): WorkplanError {
     return new WorkplanError('notFound', `no record has id ${JSON.stringify(id)}`);
+  }
+
+  /** The record is no longer at any revision the caller expected: someone changed it since it was read. */
+  static stale(id: string): WorkplanError {
+    return new WorkplanError('stale', `record ${JSON.stringify(id)} is not at an expected revision`);
   }
 
   /** Another record already holds a clashing text. */

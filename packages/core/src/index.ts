@@ -30,5 +30,6 @@ export {
   type KindName,
   type Repositories,
 } from './kinds.js';
+export { isAtExpectedRevision, revisionOf, type ExpectedRevisions } from './revision.js';
 export { MAX_TEXT_LENGTH, checkText, uniquenessKey, type TextCheck, type TextRule } from './text-rules.js';
 export { DEFAULT_MAX_PAGE_SIZE, createWorkplan, type Workplan, type WorkplanOptions } from './workplan.js';

@@ -17,15 +17,20 @@ export interface TextChange {
  * Where records of one kind are kept. The storage enforces uniqueness of `key`
  * (rejecting with `WorkplanError.conflict`) so two concurrent writes cannot both win,
  * and lists in `createdAt`, then `id`, order.
+ *
+ * Update and delete take the `updatedAt` the caller read, when it has one: the storage
+ * then changes the record only if its `updatedAt` is still exactly that, checking and
+ * writing in one atomic step, so of two writes that read the same state one goes ahead
+ * and the other finds nothing to change.
  */
 export interface RecordRepository<F extends string> {
   insert(record: CatalogRecord<F>, key: string): Promise<void>;
-  /** Resolves `undefined` when no record has the id. */
-  update(id: string, change: TextChange): Promise<CatalogRecord<F> | undefined>;
+  /** Resolves `undefined` when no record has the id (and, if given, `expectedUpdatedAt`). */
+  update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined>;
   findById(id: string): Promise<CatalogRecord<F> | undefined>;
   list(page: Page): Promise<CatalogRecord<F>[]>;
-  /** Resolves whether a record was removed. */
-  delete(id: string): Promise<boolean>;
+  /** Resolves whether a record with the id (and, if given, `expectedUpdatedAt`) was removed. */
+  delete(id: string, expectedUpdatedAt?: Date): Promise<boolean>;
 }
 
 /** Tells the time; tests fix it. */

@@ -11,6 +11,7 @@ import {
   type ServiceUnderTest,
 } from './http-contract-data.js';
 import { describeHttpEdges } from './http-edges.js';
+import { describeEntityTags } from './http-entity-tags.js';
 
 type Json = Record<string, unknown>;
 
@@ -184,5 +185,6 @@ export function describeHttpContract(name: string, start: () => Promise<ServiceU
     });
 
     describeHttpEdges(() => service, call);
+    describeEntityTags(call);
   });
 }

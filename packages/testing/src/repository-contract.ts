@@ -96,6 +96,47 @@ export function describeRecordRepositoryContract(adapterName: string, makeReposi
       await expect(repository.update('00000000-0000-7000-8000-000000000000', change)).resolves.toBeUndefined();
     });
 
+    it('updates only while the record has the expected updatedAt, else changes nothing', async () => {
+      const record = await insert({ text: 'turno A' });
+      const later = new Date(record.updatedAt.getTime() + 1);
+      const stale = new Date(record.updatedAt.getTime() - 1);
+      const refused = await repository.update(record.id, { text: 'turno B', key: 'turno b', updatedAt: later }, stale);
+      expect(refused).toBeUndefined();
+      await expect(repository.findById(record.id)).resolves.toEqual(record);
+      const updated = await repository.update(record.id, { text: 'turno B', key: 'turno b', updatedAt: later }, record.updatedAt);
+      expect(updated).toEqual({ ...record, value: 'turno B', updatedAt: later });
+      await expect(repository.update(record.id, { text: 'turno C', key: 'turno c', updatedAt: later }, record.updatedAt)).resolves.toBeUndefined();
+      await expect(insert({ text: 'turno A' })).resolves.toBeDefined();
+    });
+
+    it('checks the expected updatedAt before the key, so a stale update clashing with another record changes nothing', async () => {
+      await insert({ text: 'ocupado' });
+      const record = await insert({ text: 'livre' });
+      const change = { text: 'ocupado', key: 'ocupado', updatedAt: new Date(record.updatedAt.getTime() + 1) };
+      await expect(repository.update(record.id, change, new Date(0))).resolves.toBeUndefined();
+      await expect(repository.findById(record.id)).resolves.toEqual(record);
+    });
+
+    it('lets exactly one of many concurrent updates expecting one updatedAt win', async () => {
+      const record = await insert({ text: 'disputado' });
+      const updates = Array.from({ length: 20 }, (_, n) => {
+        const change = { text: `vencedor ${n}`, key: `vencedor ${n}`, updatedAt: new Date(record.updatedAt.getTime() + 1) };
+        return repository.update(record.id, change, record.updatedAt);
+      });
+      const winners = (await Promise.all(updates)).filter((updated) => updated !== undefined);
+      expect(winners).toHaveLength(1);
+      await expect(repository.findById(record.id)).resolves.toEqual(winners[0]);
+    });
+
+    it('deletes only while the record has the expected updatedAt', async () => {
+      const record = await insert({ text: '3x3' });
+      await expect(repository.delete(record.id, new Date(record.updatedAt.getTime() + 1))).resolves.toBe(false);
+      await expect(repository.findById(record.id)).resolves.toEqual(record);
+      await expect(repository.delete(record.id, record.updatedAt)).resolves.toBe(true);
+      await expect(repository.findById(record.id)).resolves.toBeUndefined();
+      await expect(repository.delete(record.id, record.updatedAt)).resolves.toBe(false);
+    });
+
     it('lists by createdAt, then id, with skip and limit', async () => {
       const later = new Date('2026-11-22T15:00:00.000Z');
       const earlier = new Date('2026-11-22T14:00:00.000Z');

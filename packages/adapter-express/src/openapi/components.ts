@@ -118,9 +118,30 @@ const headers: Record<string, Json> = {
   },
   RetryAfter: { description: 'Segundos a esperar.', required: true, schema: { type: 'string', pattern: DIGITS_PATTERN } },
   Allow: { description: 'Os métodos do caminho.', required: true, schema: { type: 'string' } },
+  ETag: {
+    description: 'A etiqueta forte da versão atual do registro; muda a cada atualização dele e com nada mais. Opaca: compare, não interprete.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[\\x21\\x23-\\x7E]*"$' },
+  },
 };
 
 const parameters: Record<string, Json> = {
+  ifMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Só altera ou apaga se o registro ainda estiver numa destas versões: uma ou mais etiquetas (`"..."`, separadas por vírgula) ou `*`. ' +
+      'Comparação forte: uma etiqueta fraca (`W/"..."`) nunca coincide. Sem coincidência: 412, nada muda. Sem o cabeçalho, a requisição segue como sempre.',
+    schema: { type: 'string' },
+  },
+  ifNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'Se a etiqueta atual do registro estiver na lista (comparação fraca) ou for `*`: 304 sem corpo, com `ETag`.',
+    schema: { type: 'string' },
+  },
   id: {
     name: 'id',
     in: 'path',

@@ -19,11 +19,11 @@ function switchable<F extends string>(inner: RecordRepository<F>): RecordReposit
   const guard = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => (...args: A) =>
     failure === undefined ? call(...args) : Promise.reject(failure());
   return {
-    insert: guard((r, k) => inner.insert(r, k)),
-    update: guard((id, c) => inner.update(id, c)),
-    findById: guard((id) => inner.findById(id)),
-    list: guard((p) => inner.list(p)),
-    delete: guard((id) => inner.delete(id)),
+    insert: guard((...args) => inner.insert(...args)),
+    update: guard((...args) => inner.update(...args)),
+    findById: guard((...args) => inner.findById(...args)),
+    list: guard((...args) => inner.list(...args)),
+    delete: guard((...args) => inner.delete(...args)),
   };
 }
 
@@ -73,6 +73,7 @@ interface Call {
   readonly json?: unknown;
   readonly body?: string;
   readonly type?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 async function exchange(method: string, path: string, call: Call = {}): Promise<HttpAnswer> {
@@ -80,6 +81,7 @@ async function exchange(method: string, path: string, call: Call = {}): Promise<
   const headers = {
     ...(call.key === null ? {} : { key: call.key ?? key }),
     ...(body === undefined ? {} : { 'content-type': call.type ?? 'application/json' }),
+    ...call.headers,
   };
   return conforms(method, path, await send(baseUrl, { method, path, headers, ...(body === undefined ? {} : { body }) }), call.json);
 }
@@ -110,10 +112,14 @@ describe('every answer agrees with openapi.json', () => {
       await exchange(method, path, { json: { [field]: 'x' }, type: 'text/plain' });
       await exchange(method, path, { body: JSON.stringify({ [field]: 'x', pad: 'a'.repeat(17_000) }) });
     }
-    await exchange('PUT', `${one}/${id}`, { json: { [field]: uniqueText() } });
+    const stale = { 'if-match': created.headers.etag ?? '' };
+    const current = (await exchange('PUT', `${one}/${id}`, { json: { [field]: uniqueText() } })).headers.etag ?? '';
+    await exchange('PUT', `${one}/${id}`, { json: { [field]: uniqueText() }, headers: stale });
+    await exchange('DELETE', `${one}/${id}`, { headers: stale });
     await exchange('PUT', `${one}/nao-existe`, { json: { [field]: uniqueText() } });
     for (const method of ['GET', 'HEAD']) {
       await exchange(method, `${one}/${id}`);
+      await exchange(method, `${one}/${id}`, { headers: { 'if-none-match': current } });
       await exchange(method, `${one}/nao-existe`);
       await exchange(method, `${one}/%E0%A4%A`);
       for (const list of [`/api/v1/${plural}`, `/api/v1/${plural}/1`, `/api/v1/${plural}/0/1`, `/api/v1/${plural}/abc`, `/api/v1/${plural}/0/abc`]) {

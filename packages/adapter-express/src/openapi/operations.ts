@@ -8,6 +8,10 @@ const apiFailures: readonly ErrorCode[] = ['BAD_REQUEST', 'UNAUTHORIZED', 'RATE_
 const bodyFailures: readonly ErrorCode[] = ['INVALID_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONFLICT'];
 
 const requestId = { 'X-Request-Id': ref('headers', 'XRequestId') };
+const entityTag = { ETag: ref('headers', 'ETag') };
+const ifMatch = { parameters: [ref('parameters', 'ifMatch')] };
+const ifNoneMatch = { parameters: [ref('parameters', 'ifNoneMatch')] };
+const notModified = { '304': { description: 'A cópia do cliente ainda é a atual: sem corpo, com `ETag`.', headers: { ...requestId, ...entityTag } } };
 
 /** A JSON success answer of `schema`, with its example. */
 export function success(description: string, schema: Json, example: unknown, headers: Json = {}): Json {
@@ -44,7 +48,7 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
   const { name, singular, plural, field, messages } = resource;
   const tags = [name];
   const record = { id: EXAMPLE_ID, [field]: resource.sample, createdAt: '2026-11-22T14:36:43.123Z', updatedAt: '2026-11-22T14:36:43.123Z' };
-  const one = success(`A ${resource.one}.`, ref('schemas', `${name}Envelope`), { success: true, data: record });
+  const one = success(`A ${resource.one}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, entityTag);
   const many = success(`As ${resource.many}, das mais antigas às mais novas.`, ref('schemas', `${name}ListEnvelope`), { success: true, data: [record] }, { Link: ref('headers', 'Link') });
   const body = { required: true, content: { 'application/json': { schema: ref('schemas', `${name}Input`), example: { [field]: resource.sample } } } };
 
@@ -56,12 +60,14 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
     responses: { ...ok, ...errorResponses(failuresOf([...codes, ...apiFailures], message), field) },
   });
   // HEAD answers as GET without a body: same statuses, same headers.
-  const head = (operationId: string, message: string, codes: readonly ErrorCode[], okHeaders: Json = {}) => ({
+  const head = (operationId: string, message: string, codes: readonly ErrorCode[], okHeaders: Json = {}, extra: Json = {}, more: Json = {}) => ({
     operationId,
     tags,
     summary: 'Como GET, só cabeçalhos',
+    ...extra,
     responses: {
       '200': { description: 'Só cabeçalhos.', headers: { ...requestId, ...okHeaders } },
+      ...more,
       ...errorResponses(failuresOf([...codes, ...apiFailures], message), field, false),
     },
   });
@@ -71,7 +77,7 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
     head: head(`head${name}s${suffix}`, messages.list, codes, { Link: ref('headers', 'Link') }),
     options: optionsOperation(`options${name}s${suffix}`, tags, ['GET'], parameters),
   });
-  const created = success(`A ${resource.one} criada.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location') });
+  const created = success(`A ${resource.one} criada.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location'), ...entityTag });
   const deleted = success(`A ${resource.one} foi apagada.`, ref('schemas', 'Success'), { success: true });
 
   return {
@@ -81,10 +87,10 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
     },
     [`${base}/${singular}/{id}`]: {
       parameters: [ref('parameters', 'id')],
-      get: operation(`find${name}`, `Retorna uma ${resource.one}`, messages.find, ['NOT_FOUND'], { '200': one }),
-      head: head(`head${name}`, messages.find, ['NOT_FOUND']),
-      put: operation(`update${name}`, `Atualiza uma ${resource.one}`, messages.update, [...bodyFailures, 'NOT_FOUND'], { '200': one }, { requestBody: body }),
-      delete: operation(`delete${name}`, `Apaga uma ${resource.one}`, messages.delete, ['NOT_FOUND'], { '200': deleted }),
+      get: operation(`find${name}`, `Retorna uma ${resource.one}`, messages.find, ['NOT_FOUND'], { '200': one, ...notModified }, ifNoneMatch),
+      head: head(`head${name}`, messages.find, ['NOT_FOUND'], entityTag, ifNoneMatch, notModified),
+      put: operation(`update${name}`, `Atualiza uma ${resource.one}`, messages.update, [...bodyFailures, 'NOT_FOUND', 'PRECONDITION_FAILED'], { '200': one }, { requestBody: body, ...ifMatch }),
+      delete: operation(`delete${name}`, `Apaga uma ${resource.one}`, messages.delete, ['NOT_FOUND', 'PRECONDITION_FAILED'], { '200': deleted }, ifMatch),
       options: optionsOperation(`options${name}Id`, tags, ['GET', 'PUT', 'DELETE']),
     },
     [`${base}/${plural}`]: list('', `Lista as ${resource.many} (até o máximo da página)`, [], []),
