@@ -72,9 +72,9 @@ describe('CORS', () => {
     expect(answer.status).toBe(204);
     expect(answer.headers.allow).toBe('GET, HEAD, PUT, DELETE, OPTIONS');
     expect(answer.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    expect(answer.headers['access-control-allow-headers']).toBe('KEY,Content-Type,X-Request-Id');
+    expect(answer.headers['access-control-allow-headers']).toBe('KEY,Content-Type,X-Request-Id,If-Match,If-None-Match');
     const get = await send(baseUrl, { path: '/api/v1/scales', headers: { key, origin: 'https://app.example.com' } });
-    expect(get.headers['access-control-expose-headers']).toContain('Location,Link,X-Request-Id,Retry-After');
+    expect(get.headers['access-control-expose-headers']).toContain('ETag,Location,Link,X-Request-Id,Retry-After');
   });
 
   it('adds nothing for another origin, or when no origin is configured', async () => {

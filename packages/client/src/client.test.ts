@@ -1,6 +1,6 @@
 import { parseConfig, startService, type RunningService } from '@workplan/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, WorkplanClientError, type ResourceClient, type WorkplanClient } from './index.js';
+import { createClient, entityTagOf, WorkplanClientError, type ResourceClient, type WorkplanClient } from './index.js';
 
 const key = 'client-test-key-0123456789';
 let service: RunningService;
@@ -33,6 +33,23 @@ function describeResource<F extends 'value' | 'title'>(name: string, field: F, r
       expect((await resource().list({ limit: 1 })).map((r) => r.id)).toEqual([created.id]);
       await resource().delete(created.id);
       await expect(resource().find(created.id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    });
+
+    it('remembers the tag of what it reads, and updates or deletes only while the record is unchanged', async () => {
+      const input = (n: number) => ({ [field]: text(n) }) as { readonly [K in F]: string };
+      const created = await resource().create(input(20));
+      const tag = entityTagOf(created);
+      expect(tag).toMatch(/^"[^"]+"$/u);
+      const found = await resource().find(created.id);
+      expect(entityTagOf(found)).toBe(tag);
+      const updated = await resource().update(created.id, input(21), { ifMatch: found });
+      expect(entityTagOf(updated)).not.toBe(tag);
+      await expect(resource().update(created.id, input(22), { ifMatch: found })).rejects.toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+      await expect(resource().delete(created.id, { ifMatch: tag ?? '' })).rejects.toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+      await expect(resource().find(created.id)).resolves.toEqual(updated);
+      await expect(resource().update(created.id, input(23), { ifMatch: { ...updated } })).rejects.toThrow(TypeError);
+      await resource().delete(created.id, { ifMatch: updated });
+      await expect(resource().find(created.id)).rejects.toMatchObject({ status: 404 });
     });
 
     it('rejects a clash with a typed error carrying the holder', async () => {

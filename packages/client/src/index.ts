@@ -2,13 +2,16 @@
 import { fetchTransport, resourceClient, type ResourceClient } from './client.js';
 
 export {
+  entityTagOf,
   fetchTransport,
   resourceClient,
   type CostCenter,
   type PageRequest,
   type ResourceClient,
   type Transport,
+  type TransportAnswer,
   type WorkplanRecord,
+  type WriteCondition,
   type WorkSchedule,
 } from './client.js';
 export { WorkplanClientError } from './errors.js';

@@ -179,6 +179,16 @@ describe('Catalog', () => {
       await expect(catalog.update(created.id, { value: taken.value }, [revisionOf(created)])).rejects.toSatisfy(rejectsWith('conflict'));
     });
 
+    it('answers an outage, not a hang, when the storage never lets a write to one record through', async () => {
+      const repository = new MemoryRecordRepository(workSchedule);
+      const stuck = new Catalog({ kind: workSchedule, repository, clock, ids: sequentialIds(), maxPageSize: 3 });
+      const created = await stuck.create({ value: 'preso' });
+      repository.update = () => Promise.resolve(undefined);
+      repository.delete = () => Promise.resolve(false);
+      await expect(stuck.update(created.id, { value: 'solto' })).rejects.toSatisfy(rejectsWith('storageUnavailable'));
+      await expect(stuck.delete(created.id, [revisionOf(created)])).rejects.toSatisfy(rejectsWith('storageUnavailable'));
+    });
+
     it('lets exactly one of many concurrent updates at one expected revision win', async () => {
       const created = await catalog.create({ value: 'disputa' });
       const attempts = Array.from({ length: 20 }, (_, n) => catalog.update(created.id, { value: `disputa ${n}` }, [revisionOf(created)]));
