@@ -9,36 +9,56 @@ import { startService } from './service.js';
 
 const readmeUrl = new URL('../../../README.md', import.meta.url);
 
-/** The shell block under "## Try it": the examples a newcomer copies first. */
-async function tryItBlock(): Promise<string> {
+/** The first shell block under `heading`: examples a reader copies as they are. */
+async function shellBlock(heading: string): Promise<string> {
   const readme = await readFile(readmeUrl, 'utf8');
-  const section = readme.slice(readme.indexOf('## Try it'));
+  const section = readme.slice(readme.indexOf(`## ${heading}`));
   const block = /```sh\n([\s\S]*?)```/u.exec(section)?.[1];
-  if (block === undefined) throw new Error('README.md has no ```sh block under "## Try it"');
+  if (block === undefined) throw new Error(`README.md has no \`\`\`sh block under "## ${heading}"`);
   return block;
+}
+
+/**
+ * Runs a README block twice against the app on one kept SQLite file (the records of the
+ * first run must not clash with the second's), resolving each run's output. Only the
+ * port differs: the README's app listens on 3000, this one on a free port.
+ */
+async function runTwice(heading: string): Promise<string[]> {
+  const script = await shellBlock(heading);
+  const file = join(await mkdtemp(join(tmpdir(), 'workplan-readme-')), 'workplan.db');
+  const service = await startService(
+    parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: 'local-dev-key-0123456789', LOG_LEVEL: 'silent', SQLITE_PATH: file }),
+  );
+  try {
+    const runnable = script.replaceAll('http://127.0.0.1:3000', service.url);
+    const outputs: string[] = [];
+    for (let run = 1; run <= 2; run += 1) {
+      outputs.push((await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', runnable])).stdout);
+    }
+    return outputs;
+  } finally {
+    await service.close();
+  }
 }
 
 describe('README', () => {
   it('runs every curl example of "Try it" as written, each answering success, twice on one kept file', async () => {
-    const script = await tryItBlock();
-    const file = join(await mkdtemp(join(tmpdir(), 'workplan-readme-')), 'workplan.db');
-    const service = await startService(
-      parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: 'local-dev-key-0123456789', LOG_LEVEL: 'silent', SQLITE_PATH: file }),
-    );
-    try {
-      // Only the port differs: the README's app listens on 3000, this one on a free port.
-      const runnable = script.replaceAll('http://127.0.0.1:3000', service.url);
-      // Twice: the records of the first run are kept, and must not clash with the second's.
-      for (let run = 1; run <= 2; run += 1) {
-        const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', runnable]);
-        // curl prints bodies back to back, so count envelopes rather than lines.
-        expect(stdout.match(/\{"success":true/gu)).toHaveLength(10);
-        expect(stdout).not.toContain('"success":false');
-        expect(stdout).toContain('"value":"12x36 noturno"');
-        expect(stdout).toContain('"title":"Financeiro e Controladoria"');
-      }
-    } finally {
-      await service.close();
+    for (const stdout of await runTwice('Try it')) {
+      // curl prints bodies back to back, so count envelopes rather than lines.
+      expect(stdout.match(/\{"success":true/gu)).toHaveLength(10);
+      expect(stdout).not.toContain('"success":false');
+      expect(stdout).toContain('"value":"12x36 noturno"');
+      expect(stdout).toContain('"title":"Financeiro e Controladoria"');
+    }
+  });
+
+  it('runs the conditional edit of "Edits that never overwrite each other": 200, then 412 for the stale tag, then 304', async () => {
+    for (const stdout of await runTwice('Edits that never overwrite each other')) {
+      const [edited, stale, notModified, deleted] = stdout.trim().split(/(?<=\})(?=[{0-9])|\n/u);
+      expect(JSON.parse(edited ?? '')).toMatchObject({ success: true, data: { title: 'Gente e Gestão' } });
+      expect(JSON.parse(stale ?? '')).toMatchObject({ success: false, error: { code: 'PRECONDITION_FAILED' } });
+      expect(notModified).toBe('304');
+      expect(JSON.parse(deleted ?? '')).toEqual({ success: true });
     }
   });
 });
