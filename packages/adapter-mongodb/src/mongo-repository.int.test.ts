@@ -67,6 +67,27 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
     await expect(claims.find({}).toArray()).resolves.toEqual([{ _id: claim, claimedAt: expect.any(Date) as unknown }]);
   });
 
+  it('hostile 1: ends every create of one value as created or conflict under create/delete churn, never a raw error', async () => {
+    const repository = await emptyRepository(workSchedule);
+    const failures: unknown[] = [];
+    let created = 0;
+    const worker = async () => {
+      for (let round = 0; round < 25; round += 1) {
+        const record = buildRecord(workSchedule, { text: 'rotativo' });
+        try {
+          await repository.insert(record, 'rotativo');
+          created += 1;
+          await repository.delete(record.id);
+        } catch (error) {
+          if (!(WorkplanError.is(error) && error.kind === 'conflict')) failures.push(error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, worker));
+    expect(failures).toEqual([]);
+    expect(created).toBeGreaterThan(0);
+  });
+
   it('asks the server nothing for an id that is not a lowercase canonical UUID', async () => {
     const repository = await emptyRepository(workSchedule);
     const record = buildRecord(workSchedule, { text: 'Noturno' });

@@ -21,9 +21,11 @@ const INDEXES: readonly IndexDescription[] = [
   { key: LIST_ORDER, name: 'createdAt_id' },
 ];
 
-// A key's holder can be deleted between the duplicate-key error and the look-up; then
-// the write is tried again, a few times at most.
-const ATTEMPTS_ON_VANISHED_HOLDER = 3;
+// A key's holder can be deleted between the duplicate-key error and the look-up; then the
+// write is tried again. Each retry means another writer took and gave up the key, so a
+// create racing deletes ends as created or as a conflict; only a race that never settles
+// within this many tries is answered as an outage (never the raw driver error, a 500).
+const ATTEMPTS_ON_VANISHED_HOLDER = 50;
 
 export interface MongoRecordRepositoryOptions<F extends string> {
   readonly kind: RecordKind<F>;
@@ -108,7 +110,7 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
         if (!isDuplicateKeyError(error)) throw translateDriverError(error);
         const holder = await guardDriverCall(() => this.#collection.findOne({ key }, { projection: { _id: 1 } }));
         if (holder !== null) throw WorkplanError.conflict(fromBsonId(holder._id));
-        if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw error;
+        if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw WorkplanError.storageUnavailable(error);
       }
     }
   }

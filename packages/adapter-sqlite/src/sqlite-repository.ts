@@ -12,8 +12,9 @@ import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
 
 // A key's holder can be deleted by another connection between the failed write and the
-// look-up; then the write is tried again, a few times at most.
-const ATTEMPTS_ON_VANISHED_HOLDER = 3;
+// look-up; then the write is tried again. Each retry means another writer took and gave
+// up the key; only a race that never settles within this many tries is an outage.
+const ATTEMPTS_ON_VANISHED_HOLDER = 50;
 
 const COLUMNS = 'id, "text", created_at, updated_at';
 
@@ -95,7 +96,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
         const found: unknown = guardSqliteCall(() => this.#holderOf.get(key));
         const holder = Array.isArray(found) ? (found as unknown[])[0] : undefined;
         if (typeof holder === 'string') throw WorkplanError.conflict(holder);
-        if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw error;
+        if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw WorkplanError.storageUnavailable(error);
       }
     }
   }
