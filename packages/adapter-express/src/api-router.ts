@@ -3,7 +3,7 @@ import { type ApiKeys } from './api-keys.js';
 import { sendSuccess } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
-import { requireKey } from './key-check.js';
+import { identifyKey, requireKey } from './key-check.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
 import { type HttpResource, type Operation } from './resources.js';
@@ -36,9 +36,10 @@ function resourceRoutes(
   const { catalog, singular, plural } = resource;
   const guarded = (op: Operation, route: string, ...handlers: RequestHandler[]): RequestHandler[] => [
     operation(resource.messages[op], `${basePath}${route}`),
-    ...limits.beforeKey,
-    requireKey(keys),
-    ...limits.afterKey,
+    identifyKey(keys),
+    ...limits.withoutKey,
+    requireKey,
+    ...limits.withKey,
     ...handlers,
   ];
   const withBody = [requireJsonMediaType, ...readJsonBody];

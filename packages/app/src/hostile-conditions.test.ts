@@ -35,4 +35,15 @@ describe('hostile conditions, round 2', () => {
     }
     expect(await storedRecords(url, key)).toBe(before);
   });
+
+  it('hostile 5: failed key attempts from an address never lock out a valid key from that address', async () => {
+    const url = await serve({ RATE_LIMIT_PER_MINUTE: '60' });
+    const list = (sent: string) => send(url, { path: '/api/v1/scales', headers: { key: sent } });
+    for (let n = 1; n <= 60; n += 1) expect((await list('wrong-key-0123456789')).status).toBe(401);
+    expect((await list('wrong-key-0123456789')).status).toBe(429);
+    expect((await list(key)).status).toBe(200);
+    // The valid key is limited by its own count alone: 59 more make 60, the next is refused.
+    for (let n = 2; n <= 60; n += 1) expect((await list(key)).status).toBe(200);
+    expect((await list(key)).status).toBe(429);
+  });
 });
