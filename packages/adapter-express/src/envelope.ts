@@ -5,7 +5,10 @@ import { contextOf } from './request-context.js';
 
 /** Answers `{ success: true, data }`, or `{ success: true }` when there is no data. */
 export function sendSuccess(res: ServerResponse, status: number, data?: unknown): void {
-  if (res.headersSent) return; // The deadline answered first; the late result is dropped.
+  if (res.headersSent) {
+    contextOf(res).dropLateResult?.(); // The deadline answered first.
+    return;
+  }
   writeJson(res, status, data === undefined ? SUCCESS_WITHOUT_DATA : `{"success":true,"data":${JSON.stringify(data)}}`);
 }
 

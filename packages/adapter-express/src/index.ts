@@ -2,6 +2,7 @@
 export { ApiKeys, fingerprintOf, MAX_KEY_BYTES } from './api-keys.js';
 export { createApiRouter, type ApiRouterOptions } from './api-router.js';
 export { answerClientError } from './client-error.js';
+export { type LateResult } from './deadline.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { createHttpServer } from './http-server.js';
 export { BODY_LIMIT_BYTES } from './json-body.js';

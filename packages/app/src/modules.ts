@@ -49,6 +49,9 @@ export const httpModule = new ContainerModule(({ bind }) => {
           onUnexpectedError: (error) => {
             logger.error({ err: error }, 'unexpected error while serving a request');
           },
+          onLateResult: ({ error, ...late }) => {
+            logger.debug({ ...late, ...(error === undefined ? {} : { err: error }) }, 'late result dropped: the deadline had answered');
+          },
           onResponse: (answered) => {
             logAnswered(logger, answered);
             metrics?.observe(answered);
