@@ -33,7 +33,7 @@ export interface HttpAppOptions {
   readonly corsOrigins?: readonly string[];
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` names the client. */
   readonly trustProxy?: boolean | number | string;
-  /** A request not answered within this many milliseconds is answered 503. */
+  /** A request not answered within this many milliseconds is answered 503, or 408 while its body is still arriving. */
   readonly requestTimeoutMs?: number;
   /** More routes, mounted before the 404 fallback (such as `/metrics`). */
   readonly routes?: readonly RequestHandler[];

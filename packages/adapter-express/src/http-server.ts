@@ -1,9 +1,15 @@
 import { createServer, ServerResponse, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { type Socket } from 'node:net';
 import { type Duplex } from 'node:stream';
-import { answerClientError } from './client-error.js';
+import { answerClientError, codeOfClientError, type ClientError } from './client-error.js';
 import { sendProblem } from './envelope.js';
 import { problemFor } from './problem-of.js';
+import { type ResponseObserver } from './response-observer.js';
+
+export interface HttpServerOptions {
+  /** Told of every answer the server writes outside the app, under the route `unparsed`. */
+  readonly onResponse?: ResponseObserver;
+}
 
 /**
  * A node:http server for the app that leaves Node no answer of its own to give, so every
@@ -11,7 +17,7 @@ import { problemFor } from './problem-of.js';
  * a target that is not a path reach the app like any request, and a parser error is
  * answered once, by the request it belongs to when there is one.
  */
-export function createHttpServer(app: RequestListener): Server {
+export function createHttpServer(app: RequestListener, options: HttpServerOptions = {}): Server {
   const serve: RequestListener = (req, res) => {
     // `*` or an authority (CONNECT) would slip past Express's routes to its HTML 404.
     if (req.url !== undefined && !req.url.startsWith('/') && !/^[a-z][a-z0-9+.-]*:\/\//iu.test(req.url)) {
@@ -19,21 +25,33 @@ export function createHttpServer(app: RequestListener): Server {
     }
     app(req, res);
   };
-  const server = createServer({ requireHostHeader: false }, serve);
+  // Node looks for connections over `headersTimeout` or `requestTimeout` every 30 s by
+  // default, so a slow client got its 408 up to 30 s late; once a second keeps it on time.
+  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, serve);
+  // When each socket's latest request began (or the socket opened): the duration reported
+  // for an answer the parser gives.
+  const startedAt = new WeakMap<Duplex, number>();
+  server.on('connection', (socket: Socket) => startedAt.set(socket, performance.now()));
   // The response of each socket's request until that request is read to its end.
   const answering = new WeakMap<Duplex, ServerResponse>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    startedAt.set(req.socket, performance.now());
     answering.set(req.socket, res);
     req.once('end', () => answering.delete(req.socket));
   });
-  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+  server.on('clientError', (error: ClientError, socket: Duplex) => {
     const res = answering.get(socket);
     if (res === undefined) {
-      answerClientError(error, socket);
+      const answered = answerClientError(error, socket);
+      if (answered !== undefined) {
+        const durationMs = performance.now() - (startedAt.get(socket) ?? performance.now());
+        options.onResponse?.({ ...answered, route: 'unparsed', durationMs, keyFingerprint: undefined });
+      }
       return;
     }
-    // The request's body could not be read: answer it, unless the app already has, then close.
-    if (!res.headersSent) sendProblem(res, { ...problemFor('BAD_REQUEST'), headers: { Connection: 'close' } });
+    // The request's body could not be read, or not in time: answer it, unless the app
+    // already has, then close.
+    if (!res.headersSent) sendProblem(res, { ...problemFor(codeOfClientError(error)), headers: { Connection: 'close' } });
     if (res.writableFinished) socket.destroy();
     else res.once('finish', () => socket.destroy());
   });

@@ -40,7 +40,7 @@ export interface Config {
   /** Express's `trust proxy`, as given: `true`, a hop count, or addresses / subnets. */
   readonly trustProxy: boolean | number | string | undefined;
   readonly corsOrigins: readonly string[];
-  /** A request not answered in this time is answered 503. */
+  /** A request not answered in this time is answered 503, or 408 while its body is still arriving. */
   readonly requestTimeoutMs: number;
 }
 

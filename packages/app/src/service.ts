@@ -31,7 +31,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const container = await createContainer(config, keys);
   const storage = container.get(ids.storage);
   storage.open();
-  const server = createHttpServer(container.get(ids.httpApp));
+  const server = createHttpServer(container.get(ids.httpApp), { onResponse: container.get(ids.responseObserver) });
   // Set on purpose: slow senders lose their socket, and idle keep-alive outlives a load
   // balancer's usual 60 s so the balancer, not us, closes idle connections.
   server.headersTimeout = 10_000;

@@ -1,0 +1,90 @@
+import { mkdtempSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runApp, send } from '@workplan/testing';
+import { describe, expect, it } from 'vitest';
+
+// Hostile conditions of issue 12 whose fault lives in Node's HTTP parser or in the process's
+// lifetime: met by the built app (`pnpm build` first) as a process of its own, over raw sockets.
+
+const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const key = 'process-key-0123456789';
+
+function run(env: Record<string, string> = {}) {
+  const cwd = mkdtempSync(join(tmpdir(), 'workplan-hostile-'));
+  return runApp(main, { PORT: '0', HOST: '127.0.0.1', API_KEYS: key, STORAGE: 'memory', NODE_ENV: 'test', ...env }, { cwd });
+}
+
+/** A raw connection to `url`, with everything the server wrote on it and whether it closed. */
+interface RawConnection {
+  readonly socket: Socket;
+  received(): string;
+  readonly closed: Promise<string>;
+}
+
+function open(url: string): Promise<RawConnection> {
+  const { port, hostname } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  socket.on('error', () => undefined); // The outcome is read from `closed` and `received`.
+  const closed = new Promise<string>((resolve) => socket.once('close', () => { resolve(received); }));
+  return new Promise((resolve) => socket.once('connect', () => { resolve({ socket, received: () => received, closed }); }));
+}
+
+/** The status codes of every answer in `raw`, in order. */
+function statusesOf(raw: string): number[] {
+  return [...raw.matchAll(/HTTP\/1\.1 (\d{3}) /gu)].map((m) => Number(m[1]));
+}
+
+function requestLines(app: ReturnType<typeof run>): Record<string, unknown>[] {
+  return app
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"msg":"request"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the app as a process, under hostile conditions', () => {
+  it(
+    'hostile 10: slow headers and bodies are 408 REQUEST_TIMEOUT, and every answer the parser refuses is logged and counted',
+    async () => {
+      const app = run({ REQUEST_TIMEOUT_MS: '500' });
+      const url = await app.listening();
+      // Headers that never end, and a body trickled slower than the request deadline.
+      const slowHeaders = await open(url);
+      slowHeaders.socket.write('GET /api/v1/scales HTTP/1.1\r\nHost: x\r\n');
+      const slowBody = await open(url);
+      slowBody.socket.write(
+        `POST /api/v1/scale HTTP/1.1\r\nHost: x\r\nKEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"value":`,
+      );
+      const refused = await open(url);
+      refused.socket.write('GET /api/v1/scales HTTP/1.1\r\nHost: x\r\nKE\x01Y: a\r\n\r\n');
+
+      const body = await slowBody.closed;
+      expect(statusesOf(body)).toEqual([408]);
+      expect(body).toContain('"code":"REQUEST_TIMEOUT"');
+      expect(body).toContain('"message":"Não foi possível criar a escala de trabalho."');
+      expect(statusesOf(await refused.closed)).toEqual([400]);
+      const headers = await slowHeaders.closed;
+      expect(statusesOf(headers)).toEqual([408]);
+      expect(headers).toContain('"code":"REQUEST_TIMEOUT"');
+      expect(headers).toContain('"message":"Requisição inválida."');
+
+      await sleep(400); // The log is written in batches every 250 ms.
+      const lines = requestLines(app);
+      expect(lines.filter((l) => l.route === 'unparsed').map((l) => l.status).sort()).toEqual([400, 408]);
+      expect(lines.filter((l) => l.route === '/api/v1/scale').map((l) => l.status)).toEqual([408]);
+      const metrics = (await send(url, { path: '/metrics' })).text;
+      expect(metrics).toMatch(/workplan_http_request_duration_seconds_count\{method="[A-Z]+",route="unparsed",status="400"\} 1/u);
+      expect(metrics).toMatch(/workplan_http_request_duration_seconds_count\{method="[A-Za-z]+",route="unparsed",status="408"\} 1/u);
+      expect(metrics).not.toContain('workplan_storage_unavailable_total 1');
+      expect(await app.stop()).toBe(0);
+    },
+    30_000,
+  );
+});
