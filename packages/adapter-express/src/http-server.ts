@@ -15,7 +15,8 @@ export interface HttpServerOptions {
  * A node:http server for the app that leaves Node no answer of its own to give, so every
  * request gets the contract's envelope: a missing `Host`, an unknown `Expect`, CONNECT and
  * a target that is not a path reach the app like any request, and a parser error is
- * answered once, by the request it belongs to when there is one.
+ * answered once, by the request it belongs to when there is one, never in place of the
+ * answer of a request read before it.
  */
 export function createHttpServer(app: RequestListener, options: HttpServerOptions = {}): Server {
   const serve: RequestListener = (req, res) => {
@@ -32,28 +33,32 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
   // for an answer the parser gives.
   const startedAt = new WeakMap<Duplex, number>();
   server.on('connection', (socket: Socket) => startedAt.set(socket, performance.now()));
-  // The response of each socket's request until that request is read to its end.
-  const answering = new WeakMap<Duplex, ServerResponse>();
+  // Each socket's latest request: a parser error belongs to it while it is still being read,
+  // and to the bytes after it once it has been read to its end.
+  const latest = new WeakMap<Duplex, { readonly req: IncomingMessage; readonly res: ServerResponse }>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     startedAt.set(req.socket, performance.now());
-    answering.set(req.socket, res);
-    req.once('end', () => answering.delete(req.socket));
+    latest.set(req.socket, { req, res });
   });
+  const answerUnparsed = (error: ClientError, socket: Duplex) => {
+    const answered = answerClientError(error, socket);
+    if (answered === undefined) return;
+    const durationMs = performance.now() - (startedAt.get(socket) ?? performance.now());
+    options.onResponse?.({ ...answered, route: 'unparsed', durationMs, keyFingerprint: undefined });
+  };
   server.on('clientError', (error: ClientError, socket: Duplex) => {
-    const res = answering.get(socket);
-    if (res === undefined) {
-      const answered = answerClientError(error, socket);
-      if (answered !== undefined) {
-        const durationMs = performance.now() - (startedAt.get(socket) ?? performance.now());
-        options.onResponse?.({ ...answered, route: 'unparsed', durationMs, keyFingerprint: undefined });
-      }
-      return;
+    const current = latest.get(socket);
+    if (current !== undefined && !current.req.complete) {
+      answerUnreadBody(current.res, error, socket);
+    } else if (current !== undefined && !current.res.writableFinished) {
+      // Bytes pipelined after a whole request: that request is carried out, so it is answered
+      // with its own result; only then are the bytes answered, and the connection closed.
+      current.res.once('finish', () => {
+        answerUnparsed(error, socket);
+      });
+    } else {
+      answerUnparsed(error, socket);
     }
-    // The request's body could not be read, or not in time: answer it, unless the app
-    // already has, then close.
-    if (!res.headersSent) sendProblem(res, { ...problemFor(codeOfClientError(error)), headers: { Connection: 'close' } });
-    if (res.writableFinished) socket.destroy();
-    else res.once('finish', () => socket.destroy());
   });
   // Unknown expectations are ignored, as RFC 9110 allows, rather than answered 417.
   server.on('checkExpectation', serve);
@@ -62,6 +67,16 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
     answerOnSocket(serve, req, socket);
   });
   return server;
+}
+
+/**
+ * The request's own body could not be read, or not in time: it is answered so, unless the app
+ * already has (it then changed nothing, having not read the body), and the connection closed.
+ */
+function answerUnreadBody(res: ServerResponse, error: ClientError, socket: Duplex): void {
+  if (!res.headersSent) sendProblem(res, { ...problemFor(codeOfClientError(error)), headers: { Connection: 'close' } });
+  if (res.writableFinished) socket.destroy();
+  else res.once('finish', () => socket.destroy());
 }
 
 /** Lets the app answer a request Node hands over with its bare socket (CONNECT). */

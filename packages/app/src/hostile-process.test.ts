@@ -87,4 +87,24 @@ describe('the app as a process, under hostile conditions', () => {
     },
     30_000,
   );
+
+  it('hostile 2: a write pipelined before unreadable bytes is answered with its own result, then the bytes with theirs', async () => {
+    const app = run({ LOG_LEVEL: 'silent' });
+    const url = await app.listening();
+    const trailers = [
+      ['a garbage line', 'GARBAGE\r\n\r\n', 400],
+      ['a NUL in a header', 'GET /api/v1/scales HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n', 400],
+      ['an oversized header', `GET /api/v1/scales HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ] as const;
+    for (const [name, trailer, status] of trailers) {
+      const body = JSON.stringify({ value: `pipelined before ${name}` });
+      const post = `POST /api/v1/scale HTTP/1.1\r\nHost: x\r\nKEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      const connection = await open(url);
+      connection.socket.write(post + trailer);
+      const answered = await connection.closed;
+      const stored = (await send(url, { path: '/api/v1/scales', headers: { key } })).text.includes(`pipelined before ${name}`);
+      expect({ name, statuses: statusesOf(answered), stored }).toEqual({ name, statuses: [201, status], stored: true });
+    }
+    expect(await app.stop()).toBe(0);
+  });
 });
