@@ -107,4 +107,56 @@ describe('the app as a process, under hostile conditions', () => {
     }
     expect(await app.stop()).toBe(0);
   });
+
+  it(
+    'hostile 3: SIGTERM closes idle connections at once, answers requests in flight with Connection: close, and exits 0 within SHUTDOWN_TIMEOUT_MS',
+    async () => {
+      const app = run({ SHUTDOWN_TIMEOUT_MS: '1500' });
+      const url = await app.listening();
+      const get = `GET /api/v1/scales HTTP/1.1\r\nHost: x\r\nKEY: ${key}\r\n\r\n`;
+      // 32 keep-alive connections, each with one request answered; one silent socket; one
+      // request whose body ends during the drain; one whose body never ends, so it is still
+      // in flight when the timeout comes.
+      const kept = await Promise.all(Array.from({ length: 32 }, () => open(url)));
+      for (const connection of kept) connection.socket.write(get);
+      while (kept.some((c) => statusesOf(c.received()).length === 0)) await sleep(10);
+      const silent = await open(url);
+      const post = (length: number) =>
+        `POST /api/v1/scale HTTP/1.1\r\nHost: x\r\nKEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{`;
+      const stuck = await open(url);
+      stuck.socket.write(post(40));
+      const finishing = await open(url);
+      finishing.socket.write(post('{"value":"drain"}'.length));
+      await sleep(100);
+
+      const stopping = Date.now();
+      app.child.kill('SIGTERM');
+      // Each keep-alive client sends at once; it must see an answer, or the connection closed
+      // before it sent anything, never a reset.
+      const outcomes = kept.map((connection) => {
+        const endedBefore = connection.socket.readableEnded;
+        if (!endedBefore) connection.socket.write(get);
+        let reset = false;
+        connection.socket.on('error', () => (reset = true));
+        return connection.closed.then((received) => ({ endedBefore, reset, answers: statusesOf(received).length - 1 }));
+      });
+      await sleep(300);
+      finishing.socket.write('"value":"drain"}');
+      const [code] = await app.exited;
+      const took = Date.now() - stopping;
+      expect(code).toBe(0);
+      expect(took).toBeLessThan(1500 + 1000);
+      for (const outcome of await Promise.all(outcomes)) {
+        expect(outcome.reset).toBe(false);
+        if (!outcome.endedBefore) expect(outcome.answers).toBe(1);
+      }
+      // The request in flight is answered, and its connection closed with it.
+      const finished = await finishing.closed;
+      expect(statusesOf(finished)).toEqual([201]);
+      expect(finished).toMatch(/\r\nConnection: close\r\n/iu);
+      await Promise.all([silent.closed, stuck.closed]);
+      expect(app.output()).toMatch(/cut short/u);
+    },
+    30_000,
+  );
 });
