@@ -5,7 +5,7 @@ import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.j
 import { sendNotModified, sendSuccess } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
-import { requireKey } from './key-check.js';
+import { identifyKey, requireKey } from './key-check.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
 import { type HttpResource, type Operation } from './resources.js';
@@ -38,9 +38,10 @@ function resourceRoutes(
   const { catalog, singular, plural } = resource;
   const guarded = (op: Operation, route: string, ...handlers: RequestHandler[]): RequestHandler[] => [
     operation(resource.messages[op], `${basePath}${route}`),
-    ...limits.beforeKey,
-    requireKey(keys),
-    ...limits.afterKey,
+    identifyKey(keys),
+    ...limits.withoutKey,
+    requireKey,
+    ...limits.withKey,
     ...handlers,
   ];
   const withBody = [requireJsonMediaType, ...readJsonBody];
@@ -80,9 +81,8 @@ function resourceRoutes(
 
 /** Answers one record, with its entity tag. */
 function sendRecord(res: Response, status: number, record: RecordBase): void {
-  if (res.headersSent) return; // The deadline answered first; the late result is dropped.
-  res.setHeader('ETag', entityTagOf(record));
-  sendSuccess(res, status, record);
+  if (!res.headersSent) res.setHeader('ETag', entityTagOf(record));
+  sendSuccess(res, status, record); // Which drops a result that comes after the deadline answered.
 }
 
 /** A named path segment; these routes have no wildcard, so a segment is one string. */

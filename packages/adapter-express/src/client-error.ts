@@ -1,20 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { METHODS, STATUS_CODES } from 'node:http';
 import { type Duplex } from 'node:stream';
 import { problems, routeMessages, type ErrorCode } from './problems.js';
+import { type AnsweredRequest } from './response-observer.js';
+
+/** An error Node raises on a connection: its parser's, or its header and request timers'. */
+export type ClientError = Error & { code?: string; rawPacket?: unknown };
+
+/** What a connection's error is answered with. */
+export function codeOfClientError(error: ClientError): ErrorCode {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return 'HEADERS_TOO_LARGE';
+  // Node's `headersTimeout` and `requestTimeout`: the client, not the storage, was slow.
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'REQUEST_TIMEOUT';
+  return 'BAD_REQUEST';
+}
+
+/** What logs and metrics learn of an answer written outside the app, beyond its route and time. */
+export type UnparsedAnswer = Pick<AnsweredRequest, 'requestId' | 'method' | 'status'>;
 
 /**
  * Answers in the envelope a request Node's HTTP parser refused (bad bytes, an unknown
- * method, headers over the limit), which never reaches Express. For `server.on('clientError')`.
+ * method, headers over the limit or too slow), which never reaches Express, and says what
+ * it answered; nothing when the connection could not be written to. For `server.on('clientError')`.
  */
-export function answerClientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
+export function answerClientError(error: ClientError, socket: Duplex): UnparsedAnswer | undefined {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
-    return;
+    return undefined;
   }
-  // A HEAD request is answered with headers only, even when it could not be read.
-  const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
-  const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const method = methodOf(error.rawPacket);
+  const code = codeOfClientError(error);
   const { status, detail } = problems[code];
   const requestId = randomUUID();
   const body = JSON.stringify({
@@ -31,7 +46,19 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: un
       'X-Content-Type-Options: nosniff',
       'Connection: close',
       '',
-      head ? '' : body,
+      // A HEAD request is answered with headers only, even when it could not be read.
+      method === 'HEAD' ? '' : body,
     ].join('\r\n'),
   );
+  return { requestId, method, status };
+}
+
+/**
+ * The method of the bytes the parser refused when it is one Node knows, else `unknown`:
+ * logs and metric labels never carry what a client made up.
+ */
+function methodOf(rawPacket: unknown): string {
+  if (!Buffer.isBuffer(rawPacket)) return 'unknown';
+  const word = rawPacket.subarray(0, 16).toString('latin1').split(' ', 1)[0] ?? '';
+  return METHODS.includes(word) ? word : 'unknown';
 }

@@ -1,15 +1,36 @@
 import { type RequestHandler } from 'express';
 import { sendProblem } from './envelope.js';
 import { problemFor } from './problem-of.js';
+import { contextOf } from './request-context.js';
+
+const slowClient = { ...problemFor('REQUEST_TIMEOUT'), headers: { Connection: 'close' } };
+
+/** A result that came after the deadline had answered, and was dropped. */
+export interface LateResult {
+  readonly requestId: string;
+  readonly method: string;
+  readonly route: string;
+  /** The failure the handlers ended with, if they failed; unset for a late success. */
+  readonly error?: unknown;
+}
 
 /**
- * Answers 503 STORAGE_UNAVAILABLE when a request is not answered within `ms`, so a slow
- * storage never holds a connection open; whatever the handler does later is dropped.
+ * Answers a request not answered within `ms`, so a slow storage never holds a connection
+ * open: 408 REQUEST_TIMEOUT while its body has not all arrived (the client was slow, and the
+ * rest of its body is not read), else 503 STORAGE_UNAVAILABLE (only the storage can be
+ * waited on then). Whatever the handler does later is dropped and handed to `onLate`, which
+ * is not told of it as an error: the client was answered.
  */
-export function deadline(ms: number): RequestHandler {
-  return (_req, res, next) => {
+export function deadline(ms: number, onLate?: (late: LateResult) => void): RequestHandler {
+  return (req, res, next) => {
     const timer = setTimeout(() => {
-      if (!res.headersSent) sendProblem(res, problemFor('STORAGE_UNAVAILABLE'));
+      if (res.headersSent) return;
+      const context = contextOf(res);
+      context.dropLateResult = (error) => {
+        const { requestId, route = 'unmatched' } = context;
+        onLate?.({ requestId, method: req.method, route, ...(error === undefined ? {} : { error }) });
+      };
+      sendProblem(res, req.complete ? problemFor('STORAGE_UNAVAILABLE') : slowClient);
     }, ms);
     res.once('close', () => {
       clearTimeout(timer);

@@ -5,16 +5,23 @@ import { contextOf } from './request-context.js';
 
 /** Answers `{ success: true, data }`, or `{ success: true }` when there is no data. */
 export function sendSuccess(res: ServerResponse, status: number, data?: unknown): void {
-  if (res.headersSent) return; // The deadline answered first; the late result is dropped.
+  if (answeredAlready(res)) return;
   writeJson(res, status, data === undefined ? SUCCESS_WITHOUT_DATA : `{"success":true,"data":${JSON.stringify(data)}}`);
 }
 
 /** Answers 304: the caller's copy, named by `ETag`, is still current; no body. */
 export function sendNotModified(res: ServerResponse, entityTag: string): void {
-  if (res.headersSent) return;
+  if (answeredAlready(res)) return;
   res.statusCode = 304;
   res.setHeader('ETag', entityTag);
   res.end();
+}
+
+/** True, after handing the late result over to be dropped, when the deadline answered first. */
+function answeredAlready(res: ServerResponse): boolean {
+  if (!res.headersSent) return false;
+  contextOf(res).dropLateResult?.();
+  return true;
 }
 
 const SUCCESS_WITHOUT_DATA = JSON.stringify({ success: true });

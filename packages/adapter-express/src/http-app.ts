@@ -5,11 +5,12 @@ import { sendProblem, sendSuccess } from './envelope.js';
 import { problemOf } from './problem-of.js';
 import { HttpFailure } from './http-failure.js';
 import { corsPolicy } from './cors-policy.js';
-import { deadline } from './deadline.js';
+import { deadline, type LateResult } from './deadline.js';
 import { operation } from './operation.js';
 import { identifyRequest } from './request-id.js';
 import { docsRouter, openApiDocument } from './openapi/index.js';
 import { routeMessages } from './problems.js';
+import { contextOf } from './request-context.js';
 import { noRateLimits, rateLimitsOf } from './rate-limits.js';
 import { type HttpResource } from './resources.js';
 import { type ResponseObserver } from './response-observer.js';
@@ -22,6 +23,8 @@ export interface HttpAppOptions {
   readonly isReady: () => Promise<boolean>;
   /** Told of every failure answered 500, which callers never see the details of. */
   readonly onUnexpectedError?: (error: unknown, req: Request) => void;
+  /** Told of a result that came after the deadline had answered it, and was dropped. */
+  readonly onLateResult?: (late: LateResult) => void;
   /** Told of every answered request, for logs and metrics. */
   readonly onResponse?: ResponseObserver;
   /** Requests a minute per key, and failed key attempts a minute per client address. */
@@ -30,7 +33,7 @@ export interface HttpAppOptions {
   readonly corsOrigins?: readonly string[];
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` names the client. */
   readonly trustProxy?: boolean | number | string;
-  /** A request not answered within this many milliseconds is answered 503. */
+  /** A request not answered within this many milliseconds is answered 503, or 408 while its body is still arriving. */
   readonly requestTimeoutMs?: number;
   /** More routes, mounted before the 404 fallback (such as `/metrics`). */
   readonly routes?: readonly RequestHandler[];
@@ -43,7 +46,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('etag');
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   app.use(identifyRequest(options.onResponse));
-  if (options.requestTimeoutMs !== undefined) app.use(deadline(options.requestTimeoutMs));
+  if (options.requestTimeoutMs !== undefined) app.use(deadline(options.requestTimeoutMs, options.onLateResult));
   if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) app.use(corsPolicy(options.corsOrigins));
   const rateLimits = options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute);
   app.use('/api/v1', createApiRouter({ resources: options.resources, keys: options.keys, rateLimits }));
@@ -79,9 +82,15 @@ function healthRouter(isReady: () => Promise<boolean>): Router {
 
 function answerFailure(onUnexpectedError: HttpAppOptions['onUnexpectedError']): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
+    // Already answered by the deadline: a late failure, or a late success that failed to set
+    // a header on the answered response, is dropped, not reported as unexpected.
+    const dropLate = contextOf(res).dropLateResult;
+    if (dropLate !== undefined) {
+      dropLate(error);
+      return;
+    }
     const problem = problemOf(error);
     if (problem.code === 'INTERNAL') onUnexpectedError?.(error, req);
-    // Already answered (by the deadline): the late failure has no one left to tell.
     if (!res.headersSent) sendProblem(res, problem);
   };
 }

@@ -1,17 +1,24 @@
 import { createServer, ServerResponse, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { type Socket } from 'node:net';
 import { type Duplex } from 'node:stream';
-import { answerClientError } from './client-error.js';
+import { answerClientError, codeOfClientError, type ClientError } from './client-error.js';
 import { sendProblem } from './envelope.js';
 import { problemFor } from './problem-of.js';
+import { type ResponseObserver } from './response-observer.js';
+
+export interface HttpServerOptions {
+  /** Told of every answer the server writes outside the app, under the route `unparsed`. */
+  readonly onResponse?: ResponseObserver;
+}
 
 /**
  * A node:http server for the app that leaves Node no answer of its own to give, so every
  * request gets the contract's envelope: a missing `Host`, an unknown `Expect`, CONNECT and
  * a target that is not a path reach the app like any request, and a parser error is
- * answered once, by the request it belongs to when there is one.
+ * answered once, by the request it belongs to when there is one, never in place of the
+ * answer of a request read before it.
  */
-export function createHttpServer(app: RequestListener): Server {
+export function createHttpServer(app: RequestListener, options: HttpServerOptions = {}): Server {
   const serve: RequestListener = (req, res) => {
     // `*` or an authority (CONNECT) would slip past Express's routes to its HTML 404.
     if (req.url !== undefined && !req.url.startsWith('/') && !/^[a-z][a-z0-9+.-]*:\/\//iu.test(req.url)) {
@@ -19,23 +26,39 @@ export function createHttpServer(app: RequestListener): Server {
     }
     app(req, res);
   };
-  const server = createServer({ requireHostHeader: false }, serve);
-  // The response of each socket's request until that request is read to its end.
-  const answering = new WeakMap<Duplex, ServerResponse>();
+  // Node looks for connections over `headersTimeout` or `requestTimeout` every 30 s by
+  // default, so a slow client got its 408 up to 30 s late; once a second keeps it on time.
+  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, serve);
+  // When each socket's latest request began (or the socket opened): the duration reported
+  // for an answer the parser gives.
+  const startedAt = new WeakMap<Duplex, number>();
+  server.on('connection', (socket: Socket) => startedAt.set(socket, performance.now()));
+  // Each socket's latest request: a parser error belongs to it while it is still being read,
+  // and to the bytes after it once it has been read to its end.
+  const latest = new WeakMap<Duplex, { readonly req: IncomingMessage; readonly res: ServerResponse }>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    answering.set(req.socket, res);
-    req.once('end', () => answering.delete(req.socket));
+    startedAt.set(req.socket, performance.now());
+    latest.set(req.socket, { req, res });
   });
-  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    const res = answering.get(socket);
-    if (res === undefined) {
-      answerClientError(error, socket);
-      return;
+  const answerUnparsed = (error: ClientError, socket: Duplex) => {
+    const answered = answerClientError(error, socket);
+    if (answered === undefined) return;
+    const durationMs = performance.now() - (startedAt.get(socket) ?? performance.now());
+    options.onResponse?.({ ...answered, route: 'unparsed', durationMs, keyFingerprint: undefined });
+  };
+  server.on('clientError', (error: ClientError, socket: Duplex) => {
+    const current = latest.get(socket);
+    if (current !== undefined && !current.req.complete) {
+      answerUnreadBody(current.res, error, socket);
+    } else if (current !== undefined && !current.res.writableFinished) {
+      // Bytes pipelined after a whole request: that request is carried out, so it is answered
+      // with its own result; only then are the bytes answered, and the connection closed.
+      current.res.once('finish', () => {
+        answerUnparsed(error, socket);
+      });
+    } else {
+      answerUnparsed(error, socket);
     }
-    // The request's body could not be read: answer it, unless the app already has, then close.
-    if (!res.headersSent) sendProblem(res, { ...problemFor('BAD_REQUEST'), headers: { Connection: 'close' } });
-    if (res.writableFinished) socket.destroy();
-    else res.once('finish', () => socket.destroy());
   });
   // Unknown expectations are ignored, as RFC 9110 allows, rather than answered 417.
   server.on('checkExpectation', serve);
@@ -44,6 +67,16 @@ export function createHttpServer(app: RequestListener): Server {
     answerOnSocket(serve, req, socket);
   });
   return server;
+}
+
+/**
+ * The request's own body could not be read, or not in time: it is answered so, unless the app
+ * already has (it then changed nothing, having not read the body), and the connection closed.
+ */
+function answerUnreadBody(res: ServerResponse, error: ClientError, socket: Duplex): void {
+  if (!res.headersSent) sendProblem(res, { ...problemFor(codeOfClientError(error)), headers: { Connection: 'close' } });
+  if (res.writableFinished) socket.destroy();
+  else res.once('finish', () => socket.destroy());
 }
 
 /** Lets the app answer a request Node hands over with its bare socket (CONNECT). */

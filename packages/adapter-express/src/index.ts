@@ -2,8 +2,10 @@
 export { ApiKeys, fingerprintOf, MAX_KEY_BYTES } from './api-keys.js';
 export { createApiRouter, type ApiRouterOptions } from './api-router.js';
 export { answerClientError } from './client-error.js';
+export { type LateResult } from './deadline.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
-export { createHttpServer } from './http-server.js';
+export { drainable, type CutShort, type Drain } from './drain.js';
+export { createHttpServer, type HttpServerOptions } from './http-server.js';
 export { BODY_LIMIT_BYTES } from './json-body.js';
 export { docsRouter, openApiDocument, type Json } from './openapi/index.js';
 export { problems, type ErrorCode } from './problems.js';

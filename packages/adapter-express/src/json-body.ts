@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { MIMEType } from 'node:util';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { HttpFailure } from './http-failure.js';
@@ -49,9 +50,12 @@ export const readJsonBody: RequestHandler[] = [
     inflate: false,
     type: () => true,
     // An empty body is not a JSON document; body-parser would otherwise read it as `{}`.
+    // Nor are bytes that are not UTF-8: body-parser's decoder would turn them into U+FFFD,
+    // and a record would be stored with text the client never sent. `isUtf8` is the check a
+    // fatal TextDecoder makes, without decoding; `verify` runs before the body is parsed.
     // What `verify` throws reaches the error handler as it is, so this is answered by its code.
     verify: (_req, _res, buffer) => {
-      if (buffer.length === 0) throw new HttpFailure('INVALID_JSON');
+      if (buffer.length === 0 || !isUtf8(buffer)) throw new HttpFailure('INVALID_JSON');
     },
   }),
   (req, _res, next) => {

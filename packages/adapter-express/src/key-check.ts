@@ -3,19 +3,24 @@ import { type ApiKeys } from './api-keys.js';
 import { HttpFailure } from './http-failure.js';
 import { contextOf } from './request-context.js';
 
-/** Lets through only a request with exactly one `KEY` header holding a configured key. */
-export function requireKey(keys: ApiKeys): RequestHandler {
+/**
+ * Notes the fingerprint of the request's key when it sends exactly one `KEY` header holding
+ * a configured key, and refuses nothing: the rate limits between this and `requireKey` must
+ * know whether the key is valid before the request is refused or counted.
+ */
+export function identifyKey(keys: ApiKeys): RequestHandler {
   return (req, res, next) => {
     const sent = onlyKeyHeader(req.rawHeaders);
     const fingerprint = sent === undefined ? undefined : keys.identify(sent);
-    if (fingerprint === undefined) {
-      next(new HttpFailure('UNAUTHORIZED'));
-      return;
-    }
-    contextOf(res).keyFingerprint = fingerprint;
+    if (fingerprint !== undefined) contextOf(res).keyFingerprint = fingerprint;
     next();
   };
 }
+
+/** Lets through only a request that `identifyKey` found a valid key in. */
+export const requireKey: RequestHandler = (_req, res, next) => {
+  next(contextOf(res).keyFingerprint === undefined ? new HttpFailure('UNAUTHORIZED') : undefined);
+};
 
 /**
  * The value of the request's `KEY` header when it has exactly one; read from the raw list,

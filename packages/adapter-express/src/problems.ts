@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'INVALID_PAGINATION'
   | 'BAD_REQUEST'
+  | 'REQUEST_TIMEOUT'
   | 'UNAUTHORIZED'
   | 'NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
@@ -50,6 +51,10 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   VALIDATION_FAILED: { status: 400, detail: 'Os dados enviados não atendem às regras.' },
   INVALID_PAGINATION: { status: 400, detail: 'Os parâmetros de paginação são inválidos.' },
   BAD_REQUEST: { status: 400, detail: 'A requisição não pôde ser lida.' },
+  // The client, not the storage, was slow: its headers or body did not arrive in time. Where
+  // the headers never ended no operation matched, and it says `Requisição inválida.`, as the
+  // other answers of the HTTP parser do.
+  REQUEST_TIMEOUT: { status: 408, detail: 'Os cabeçalhos ou o corpo da requisição não chegaram a tempo.' },
   UNAUTHORIZED: { status: 401, detail: 'Chave de API ausente ou inválida.' },
   NOT_FOUND: { status: 404, detail: 'Nenhum registro tem este id.', routeMessage: routeMessages.notFound },
   ROUTE_NOT_FOUND: { status: 404, detail: 'Nenhuma rota corresponde a este caminho.', routeMessage: routeMessages.notFound },

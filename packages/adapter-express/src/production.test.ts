@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { workSchedule, type RecordRepository } from '@workplan/core';
-import { expectProblem, send } from '@workplan/testing';
+import { expectProblem, send, type HttpAnswer } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpAppOptions } from './http-app.js';
 import { type AnsweredRequest } from './response-observer.js';
@@ -106,6 +106,51 @@ describe('time and size', () => {
     expectProblem(answer, 503, 'STORAGE_UNAVAILABLE', 'Não foi possível retornar as escalas de trabalho.');
     expect(answer.headers['retry-after']).toBe('2');
     expect(Date.now() - started).toBeLessThan(350);
+  });
+
+  it('hostile 8: a result that comes after the deadline answered is dropped quietly, on every route', async () => {
+    let delayMs = 0;
+    const inner = new MemoryRecordRepository(workSchedule);
+    const late = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return call(...args);
+    };
+    const workSchedules: RecordRepository<'value'> = {
+      insert: late((r, k) => inner.insert(r, k)),
+      update: late((id, c) => inner.update(id, c)),
+      findById: late((id) => inner.findById(id)),
+      list: late((p) => inner.list(p)),
+      delete: late((id) => inner.delete(id)),
+    };
+    const unexpected: unknown[] = [];
+    const lateResults: string[] = [];
+    running = await startMemoryApp({
+      key,
+      workplan: { workSchedules },
+      http: {
+        requestTimeoutMs: 100,
+        onUnexpectedError: (error) => unexpected.push(error),
+        onLateResult: (late) => lateResults.push(late.method),
+      },
+    });
+    const json = { key, 'content-type': 'application/json' };
+    const create = (value: string) => send(running?.baseUrl ?? '', { method: 'POST', path: '/api/v1/scale', headers: json, body: JSON.stringify({ value }) });
+    const [kept, doomed] = await Promise.all([create('12x36'), create('6x1')]);
+    const idOf = (answer: HttpAnswer) => (answer.json as { data: { id: string } }).data.id;
+    delayMs = 300;
+    const call = (method: string, path: string, body?: string) => send(running?.baseUrl ?? '', { method, path, headers: json, body });
+    const answers = await Promise.all([
+      call('POST', '/api/v1/scale', '{"value":"5x2"}'),
+      call('GET', `/api/v1/scale/${idOf(kept)}`),
+      call('PUT', `/api/v1/scale/${idOf(kept)}`, '{"value":"12x36 noturno"}'),
+      call('DELETE', `/api/v1/scale/${idOf(doomed)}`),
+      call('GET', '/api/v1/scales/1'),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
+    // An update reads, then writes: two late calls.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(unexpected).toEqual([]);
+    expect(lateResults.sort()).toEqual(['DELETE', 'GET', 'GET', 'POST', 'PUT']);
   });
 
   it('refuses a body over the limit as soon as Content-Length says so, before it is sent', async () => {

@@ -3,17 +3,22 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { HttpFailure } from './http-failure.js';
 import { contextOf } from './request-context.js';
 
-/** The limiters around the key check: by client address before it, by key after it. */
+/**
+ * The limiters around the key check, once the key is identified: by client address for a
+ * request without a valid key, by key for a request with one.
+ */
 export interface RateLimits {
-  readonly beforeKey: readonly RequestHandler[];
-  readonly afterKey: readonly RequestHandler[];
+  readonly withoutKey: readonly RequestHandler[];
+  readonly withKey: readonly RequestHandler[];
 }
 
-export const noRateLimits: RateLimits = { beforeKey: [], afterKey: [] };
+export const noRateLimits: RateLimits = { withoutKey: [], withKey: [] };
 
 /**
- * `perMinute` requests a minute for each key, and as many failed key attempts a minute
- * for each client address (counted only when the answer is 401), in process memory.
+ * `perMinute` requests a minute for each key, and as many failed key attempts a minute for
+ * each client address, in process memory. A request with a valid key is never counted
+ * against its address, so clients that fail at one address (a shared NAT, a proxy without
+ * `TRUST_PROXY`) cannot lock out a valid key there.
  */
 export function rateLimitsOf(perMinute: number): RateLimits {
   const common = {
@@ -29,13 +34,12 @@ export function rateLimitsOf(perMinute: number): RateLimits {
     ...common,
     identifier: 'failed-keys',
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    skipSuccessfulRequests: true,
+    skip: (_req, res) => contextOf(res).keyFingerprint !== undefined,
   });
   const requestsPerKey = rateLimit({
     ...common,
     identifier: 'requests',
     keyGenerator: (_req, res) => contextOf(res).keyFingerprint ?? '',
   });
-  return { beforeKey: [failedKeyAttempts], afterKey: [requestsPerKey] };
+  return { withoutKey: [failedKeyAttempts], withKey: [requestsPerKey] };
 }

@@ -9,6 +9,11 @@ export interface RequestContext {
   route?: string;
   /** A short fingerprint of the accepted key; never the key. */
   keyFingerprint?: string;
+  /**
+   * Set once the deadline has answered: whatever the handlers produce after that (a record,
+   * a failure, a header they set) has no one left to tell, and is handed here to be dropped.
+   */
+  dropLateResult?: (error?: unknown) => void;
 }
 
 // A symbol-keyed property of the response rather than a WeakMap entry: every response takes

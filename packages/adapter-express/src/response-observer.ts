@@ -5,7 +5,7 @@ import { contextOf } from './request-context.js';
 export interface AnsweredRequest {
   readonly requestId: string;
   readonly method: string;
-  /** The route pattern, such as `/api/v1/scale/:id`; `unmatched` when none matched. */
+  /** The route pattern, such as `/api/v1/scale/:id`; `unmatched` when none matched, `unparsed` when Node's parser answered. */
   readonly route: string;
   readonly status: number;
   readonly durationMs: number;

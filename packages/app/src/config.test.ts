@@ -24,6 +24,7 @@ describe('parseConfig', () => {
       trustProxy: undefined,
       corsOrigins: [],
       requestTimeoutMs: 10_000,
+      shutdownTimeoutMs: 10_000,
     });
   });
 
@@ -85,6 +86,7 @@ describe('parseConfig', () => {
       TRUST_PROXY: '1',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
       REQUEST_TIMEOUT_MS: '2500',
+      SHUTDOWN_TIMEOUT_MS: '30000',
     });
     expect(config).toMatchObject({
       logLevel: 'warn',
@@ -93,6 +95,7 @@ describe('parseConfig', () => {
       trustProxy: 1,
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       requestTimeoutMs: 2500,
+      shutdownTimeoutMs: 30_000,
     });
   });
 
@@ -100,6 +103,7 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud"');
     expect(() => parseConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow('not an origin');
     expect(() => parseConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow('RATE_LIMIT_PER_MINUTE must be a whole number');
+    expect(() => parseConfig({ SHUTDOWN_TIMEOUT_MS: '10s' })).toThrow('SHUTDOWN_TIMEOUT_MS must be a whole number from 0 to 600000, not "10s"');
   });
 
   it('asks for MONGODB_URI when STORAGE is mongodb', () => {

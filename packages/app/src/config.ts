@@ -40,8 +40,10 @@ export interface Config {
   /** Express's `trust proxy`, as given: `true`, a hop count, or addresses / subnets. */
   readonly trustProxy: boolean | number | string | undefined;
   readonly corsOrigins: readonly string[];
-  /** A request not answered in this time is answered 503. */
+  /** A request not answered in this time is answered 503, or 408 while its body is still arriving. */
   readonly requestTimeoutMs: number;
+  /** How long SIGTERM waits for requests in flight before cutting them short and exiting. */
+  readonly shutdownTimeoutMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -92,6 +94,7 @@ export function parseConfig(env: Env): Config {
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     corsOrigins: read(() => originList(env.CORS_ORIGINS ?? ''), []),
     requestTimeoutMs: read(() => integerSetting(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000), 0),
+    shutdownTimeoutMs: read(() => integerSetting(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000), 0),
   };
   if (config.storage === 'mongodb' && config.mongodbUri === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');

@@ -1,5 +1,5 @@
 import { type RequestListener } from 'node:http';
-import { type ApiKeys } from '@workplan/adapter-express';
+import { type ApiKeys, type ResponseObserver } from '@workplan/adapter-express';
 import { type Clock, type IdGenerator, type Repositories, type Workplan } from '@workplan/core';
 import { type ServiceIdentifier } from 'inversify';
 import { type Logger } from 'pino';
@@ -30,5 +30,7 @@ export const ids = {
   logger: Symbol('Logger') as ServiceIdentifier<Logger>,
   /** `null` when METRICS=off. */
   metrics: Symbol('ServiceMetrics') as ServiceIdentifier<ServiceMetrics | null>,
+  /** Logs and counts every answer, the app's and the HTTP server's own. */
+  responseObserver: Symbol('ResponseObserver') as ServiceIdentifier<ResponseObserver>,
   httpApp: Symbol('HttpApp') as ServiceIdentifier<RequestListener>,
 } as const;

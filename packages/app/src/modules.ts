@@ -1,4 +1,4 @@
-import { createHttpApp, httpResourcesOf } from '@workplan/adapter-express';
+import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { createWorkplan, repositoriesOf, systemClock } from '@workplan/core';
 import { ContainerModule } from 'inversify';
@@ -35,13 +35,20 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
   bind(ids.logOutput).toResolvedValue((config) => createLogOutput(config), [ids.config]);
   bind(ids.logger).toResolvedValue((config, output) => createLogger(config, output), [ids.config, ids.logOutput]);
   bind(ids.metrics).toResolvedValue((config) => (config.metrics ? new ServiceMetrics() : null), [ids.config]);
+  bind(ids.responseObserver).toResolvedValue(
+    (logger, metrics): ResponseObserver => (answered) => {
+      logAnswered(logger, answered);
+      metrics?.observe(answered);
+    },
+    [ids.logger, ids.metrics],
+  );
 });
 
 /** The HTTP face, built once; nothing is looked up in the container per request. */
 export const httpModule = new ContainerModule(({ bind }) => {
   bind(ids.httpApp)
     .toResolvedValue(
-      (workplan, apiKeys, storage, config, logger, metrics) =>
+      (workplan, apiKeys, storage, config, logger, metrics, onResponse) =>
         createHttpApp({
           resources: httpResourcesOf(workplan),
           keys: apiKeys,
@@ -49,17 +56,17 @@ export const httpModule = new ContainerModule(({ bind }) => {
           onUnexpectedError: (error) => {
             logger.error({ err: error }, 'unexpected error while serving a request');
           },
-          onResponse: (answered) => {
-            logAnswered(logger, answered);
-            metrics?.observe(answered);
+          onLateResult: ({ error, ...late }) => {
+            logger.debug({ ...late, ...(error === undefined ? {} : { err: error }) }, 'late result dropped: the deadline had answered');
           },
+          onResponse,
           ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
           ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
           corsOrigins: config.corsOrigins,
           requestTimeoutMs: config.requestTimeoutMs,
           routes: metrics === null ? [] : [metrics.router()],
         }),
-      [ids.workplan, ids.apiKeys, ids.storage, ids.config, ids.logger, ids.metrics],
+      [ids.workplan, ids.apiKeys, ids.storage, ids.config, ids.logger, ids.metrics, ids.responseObserver],
     )
     .inSingletonScope();
 });

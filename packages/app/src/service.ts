@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { ApiKeys, createHttpServer } from '@workplan/adapter-express';
+import { ApiKeys, createHttpServer, drainable } from '@workplan/adapter-express';
 import { type Config } from './config.js';
 import { createContainer } from './container.js';
 import { ids } from './identifiers.js';
@@ -15,7 +15,10 @@ export interface RunningService {
   readonly runKey: string | undefined;
   /** Re-reads the key file; on failure keeps the old keys and rejects with why. */
   reloadKeys(): Promise<void>;
-  /** Stops taking connections, lets requests in flight finish, then closes the storage. */
+  /**
+   * Stops taking connections, closes idle ones, lets requests in flight finish (each closing
+   * its connection) for up to SHUTDOWN_TIMEOUT_MS, cuts short what is left, then closes the storage.
+   */
   close(): Promise<void>;
 }
 
@@ -31,12 +34,13 @@ export async function startService(config: Config): Promise<RunningService> {
   const container = await createContainer(config, keys);
   const storage = container.get(ids.storage);
   storage.open();
-  const server = createHttpServer(container.get(ids.httpApp));
+  const server = createHttpServer(container.get(ids.httpApp), { onResponse: container.get(ids.responseObserver) });
   // Set on purpose: slow senders lose their socket, and idle keep-alive outlives a load
   // balancer's usual 60 s so the balancer, not us, closes idle connections.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
+  const drain = drainable(server);
   server.listen(config.port, config.host);
   await once(server, 'listening');
   return {
@@ -47,7 +51,10 @@ export async function startService(config: Config): Promise<RunningService> {
       keys.replace(await configuredKeys(config));
     },
     close: async () => {
-      await closeServer(server);
+      const cut = await drain(config.shutdownTimeoutMs);
+      if (cut.connections > 0) {
+        container.get(ids.logger).warn({ ...cut }, `shutdown: cut short after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms)`);
+      }
       await storage.close();
       container.get(ids.logOutput)?.close();
     },
@@ -58,11 +65,4 @@ function urlOf(server: Server): string {
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   return `http://${host}:${port}`;
-}
-
-async function closeServer(server: Server): Promise<void> {
-  const closed = once(server, 'close');
-  server.close();
-  server.closeIdleConnections();
-  await closed;
 }

@@ -15,7 +15,7 @@ traz \`X-Request-Id\` e \`X-Content-Type-Options: nosniff\`.`;
 function healthPath(name: 'live' | 'ready', summary: string): Json {
   const tags = ['Health'];
   const codes = name === 'ready' ? (['STORAGE_UNAVAILABLE'] as const) : [];
-  const failures = failuresOf([...codes, 'BAD_REQUEST', 'HEADERS_TOO_LARGE'], routeMessages.unavailable);
+  const failures = failuresOf([...codes, 'BAD_REQUEST', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE'], routeMessages.unavailable);
   return {
     get: {
       operationId: `health${name === 'live' ? 'Live' : 'Ready'}`,

@@ -158,8 +158,9 @@ describe('every answer agrees with openapi.json', () => {
     if (listed('431')) await raw(method, path, `X-Big: ${'a'.repeat(20_000)}`);
   });
 
-  it('has been answered with every status the document lists, except 429 (only with RATE_LIMIT_PER_MINUTE)', () => {
+  // 408 needs a client slower than the server's timers: the app's tests as a process pin it.
+  it('has been answered with every status the document lists, except 429 (only with RATE_LIMIT_PER_MINUTE) and 408', () => {
     const documented = operations.flatMap(({ template, method, statuses }) => statuses.map((status) => `${method} ${template} ${status}`));
-    expect(documented.filter((r) => !seen.has(r) && !r.endsWith(' 429'))).toEqual([]);
+    expect(documented.filter((r) => !seen.has(r) && !r.endsWith(' 429') && !r.endsWith(' 408'))).toEqual([]);
   });
 });

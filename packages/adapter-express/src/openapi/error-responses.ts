@@ -9,14 +9,18 @@ export interface Failure {
   readonly messages: readonly string[];
 }
 
+/** Codes the HTTP parser also answers, before any route matched. */
+const alsoFromParser: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'REQUEST_TIMEOUT']);
+
 /**
  * The failures of an operation whose seed message is `message`. The HTTP parser answers
- * 431 and some 400s before any route matched, so those carry the route-less message too.
+ * 431, and some 400s and 408s (headers that never end), before any route matched, so those
+ * carry the route-less message too.
  */
 export function failuresOf(codes: readonly ErrorCode[], message: string): Failure[] {
   return codes.map((code) => {
     if (code === 'HEADERS_TOO_LARGE') return { code, messages: [routeMessages.badRequest] };
-    if (code === 'BAD_REQUEST' && message !== routeMessages.badRequest) return { code, messages: [message, routeMessages.badRequest] };
+    if (alsoFromParser.has(code) && message !== routeMessages.badRequest) return { code, messages: [message, routeMessages.badRequest] };
     return { code, messages: [message] };
   });
 }

@@ -4,7 +4,15 @@ import { EXAMPLE_ID, ref, type Json } from './components.js';
 import { errorResponses, failuresOf } from './error-responses.js';
 
 /** What any operation under `/api` can fail with, beyond its own failures. */
-const apiFailures: readonly ErrorCode[] = ['BAD_REQUEST', 'UNAUTHORIZED', 'RATE_LIMITED', 'HEADERS_TOO_LARGE', 'INTERNAL', 'STORAGE_UNAVAILABLE'];
+const apiFailures: readonly ErrorCode[] = [
+  'BAD_REQUEST',
+  'REQUEST_TIMEOUT',
+  'UNAUTHORIZED',
+  'RATE_LIMITED',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL',
+  'STORAGE_UNAVAILABLE',
+];
 const bodyFailures: readonly ErrorCode[] = ['INVALID_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONFLICT'];
 
 const requestId = { 'X-Request-Id': ref('headers', 'XRequestId') };
