@@ -29,31 +29,28 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
   // Node looks for connections over `headersTimeout` or `requestTimeout` every 30 s by
   // default, so a slow client got its 408 up to 30 s late; once a second keeps it on time.
   const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, serve);
-  // When each socket's latest request began (or the socket opened): the duration reported
-  // for an answer the parser gives.
-  const startedAt = new WeakMap<Duplex, number>();
-  server.on('connection', (socket: Socket) => startedAt.set(socket, performance.now()));
-  // Each socket's latest request: a parser error belongs to it while it is still being read,
-  // and to the bytes after it once it has been read to its end.
-  const latest = new WeakMap<Duplex, { readonly req: IncomingMessage; readonly res: ServerResponse }>();
+  // Each socket's latest request and when it began (or when the socket opened): a parser
+  // error belongs to that request while it is still being read, and to the bytes after it
+  // once it has been read to its end; the time is the duration reported for the parser's answer.
+  const latest = new WeakMap<Duplex, LatestRequest>();
+  server.on('connection', (socket: Socket) => latest.set(socket, { startedAt: performance.now() }));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    startedAt.set(req.socket, performance.now());
-    latest.set(req.socket, { req, res });
+    latest.set(req.socket, { startedAt: performance.now(), req, res });
   });
   const answerUnparsed = (error: ClientError, socket: Duplex) => {
     const answered = answerClientError(error, socket);
     if (answered === undefined) return;
-    const durationMs = performance.now() - (startedAt.get(socket) ?? performance.now());
+    const durationMs = performance.now() - (latest.get(socket)?.startedAt ?? performance.now());
     options.onResponse?.({ ...answered, route: 'unparsed', durationMs, keyFingerprint: undefined });
   };
   server.on('clientError', (error: ClientError, socket: Duplex) => {
-    const current = latest.get(socket);
-    if (current !== undefined && !current.req.complete) {
-      answerUnreadBody(current.res, error, socket);
-    } else if (current !== undefined && !current.res.writableFinished) {
+    const { req, res } = latest.get(socket) ?? {};
+    if (req !== undefined && res !== undefined && !req.complete) {
+      answerUnreadBody(res, error, socket);
+    } else if (res !== undefined && !res.writableFinished) {
       // Bytes pipelined after a whole request: that request is carried out, so it is answered
       // with its own result; only then are the bytes answered, and the connection closed.
-      current.res.once('finish', () => {
+      res.once('finish', () => {
         answerUnparsed(error, socket);
       });
     } else {
@@ -67,6 +64,13 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
     answerOnSocket(serve, req, socket);
   });
   return server;
+}
+
+/** A socket's latest request, unset before its first, and when it (or the socket) began. */
+interface LatestRequest {
+  readonly startedAt: number;
+  readonly req?: IncomingMessage;
+  readonly res?: ServerResponse;
 }
 
 /**

@@ -97,7 +97,7 @@ export class Catalog<F extends string> {
       if (!(await this.#repository.delete(id))) throw WorkplanError.notFound(id);
       return;
     }
-    await this.#writeIfUnchanged(id, expected, async (current) => ((await this.#repository.delete(id, current.updatedAt)) ? true : undefined));
+    await this.#writeIfUnchanged(id, expected, async (current) => (await this.#repository.delete(id, current.updatedAt)) || undefined);
   }
 
   /**
