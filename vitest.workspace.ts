@@ -7,9 +7,14 @@ const sourceOfWorkspacePackages = {
   find: /^@workplan\/([a-z-]+)$/,
   replacement: fileURLToPath(new URL('./packages/$1/src/index.ts', import.meta.url)),
 };
+// The test helpers that find a MongoDB server, a subpath of the private testing package.
+const sourceOfMongoTestHelpers = {
+  find: /^@workplan\/testing\/mongodb$/,
+  replacement: fileURLToPath(new URL('./packages/testing/src/mongodb/index.ts', import.meta.url)),
+};
 
 export default defineConfig({
-  resolve: { alias: [sourceOfWorkspacePackages] },
+  resolve: { alias: [sourceOfWorkspacePackages, sourceOfMongoTestHelpers] },
   test: {
     projects: [
       {
@@ -27,7 +32,7 @@ export default defineConfig({
           include: ['packages/*/src/**/*.int.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           // One MongoDB server for the run (MONGODB_URI, else Testcontainers), handed to the files by `inject`.
-          globalSetup: [fileURLToPath(new URL('./packages/adapter-mongodb/src/testing/global-setup.ts', import.meta.url))],
+          globalSetup: [fileURLToPath(new URL('./packages/testing/src/mongodb/global-setup.ts', import.meta.url))],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

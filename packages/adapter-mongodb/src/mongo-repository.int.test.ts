@@ -1,5 +1,5 @@
 import { uniquenessKey, workSchedule, WorkplanError, type RecordKind } from '@workplan/core';
-import { describeWithTestDatabase } from '@workplan/adapter-mongodb/testing';
+import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord, describeRecordRepositoryContract } from '@workplan/testing';
 import { MongoClient, UUID, type CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';

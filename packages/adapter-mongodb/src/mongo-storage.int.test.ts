@@ -1,5 +1,5 @@
 import { costCenter, uniquenessKey, workSchedule } from '@workplan/core';
-import { describeWithTestDatabase } from '@workplan/adapter-mongodb/testing';
+import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';

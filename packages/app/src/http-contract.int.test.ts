@@ -1,4 +1,4 @@
-import { describeWithTestDatabase } from '@workplan/adapter-mongodb/testing';
+import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { describeHttpContract, untilReady } from '@workplan/testing';
 import { parseConfig } from './config.js';
 import { startService } from './service.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { describeWithTestDatabase } from '@workplan/adapter-mongodb/testing';
+import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { send, uniqueText, untilReady } from '@workplan/testing';
 import { MongoClient } from 'mongodb';
 import { expect, it } from 'vitest';

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeWithTestDatabase } from '@workplan/adapter-mongodb/testing';
+import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { runApp, send, untilReady, type AppProcess, type HttpAnswer } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-import { MONGO_IMAGE } from '@workplan/adapter-mongodb/testing';
+import { MONGO_IMAGE } from '@workplan/testing/mongodb';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readRepositoryFile } from './repository-file.js';

@@ -1,3 +1,3 @@
-/** Test-only helpers of @workplan/adapter-mongodb: where integration tests find their MongoDB. */
+/** @workplan/testing/mongodb: where integration tests find their MongoDB server, and a database of their own on it. */
 export { describeWithTestDatabase, withDatabaseName, type TestDatabase } from './test-database.js';
 export { findTestServer, MONGO_IMAGE, type TestServer, type TestServerLookup } from './test-server.js';

@@ -1,10 +1,17 @@
-import { MemoryRecordRepository } from '@workplan/adapter-memory';
+// The core's use cases, on a real repository. They live here, not in core, so that core
+// depends on nothing, not even for its tests, and no package cycle forms.
+import {
+  Catalog,
+  MAX_SKIP,
+  revisionOf,
+  WorkplanError,
+  workSchedule,
+  type Clock,
+  type IdGenerator,
+  type WorkplanErrorKind,
+} from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Catalog, MAX_SKIP } from './catalog.js';
-import { WorkplanError, type WorkplanErrorKind } from './errors.js';
-import { type Clock, type IdGenerator } from './ports.js';
-import { workSchedule } from './record.js';
-import { revisionOf } from './revision.js';
+import { MemoryRecordRepository } from './memory-repository.js';
 
 /** A clock that stands still until a test moves it. */
 function fixedClock(start: string): Clock & { advance(ms: number): void } {
