@@ -5,7 +5,9 @@ export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
 
 /**
  * The use cases as the HTTP side sees them: it only serialises records, so the name of
- * their text field does not matter here, and one route set serves every resource.
+ * their text field does not matter here, and one route set serves every resource. A
+ * catalog types its input by field but checks whatever it is given at run time, so the
+ * HTTP side hands it the parsed body as it arrived.
  */
 export interface ResourceCatalog {
   create(document: unknown): Promise<RecordBase>;

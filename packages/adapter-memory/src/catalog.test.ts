@@ -8,6 +8,7 @@ import {
   workSchedule,
   type Clock,
   type IdGenerator,
+  type RecordInput,
   type WorkplanErrorKind,
 } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +24,9 @@ function sequentialIds(): IdGenerator {
   let n = 0;
   return { next: () => `0190a000-0000-7000-8000-${(n += 1).toString(16).padStart(12, '0')}` };
 }
+
+/** A document as a parsed JSON body brings it: anything at all, whatever the types say. */
+const asArrived = (document: unknown): RecordInput<'value'> => document as RecordInput<'value'>;
 
 const rejectsWith = (kind: WorkplanErrorKind) => (error: unknown) => WorkplanError.is(error) && error.kind === kind;
 
@@ -42,7 +46,7 @@ describe('Catalog', () => {
   });
 
   it('creates a record with a new id, the cleaned text and equal timestamps', async () => {
-    const created = await catalog.create({ value: '  12x36 ', id: 'mine', createdAt: 'yesterday' });
+    const created = await catalog.create(asArrived({ value: '  12x36 ', id: 'mine', createdAt: 'yesterday' }));
     expect(created).toEqual({
       id: '0190a000-0000-7000-8000-000000000001',
       value: '12x36',
@@ -52,18 +56,26 @@ describe('Catalog', () => {
   });
 
   it.each([null, [], 'text', 7])('refuses a document that is not an object: %j', async (document) => {
-    await expect(catalog.create(document)).rejects.toSatisfy(rejectsWith('validation'));
+    await expect(catalog.create(asArrived(document))).rejects.toSatisfy(rejectsWith('validation'));
+  });
+
+  it('is typed by its field, and checks at run time what a type let through', async () => {
+    // @ts-expect-error -- the field of a cost center, not of a work schedule
+    const wrongField = catalog.create({ title: 'Financeiro' });
+    await expect(wrongField).rejects.toMatchObject({ kind: 'validation', issues: [{ field: 'value', rule: 'required' }] });
+    // @ts-expect-error -- the text is a string
+    await expect(catalog.update('any', { value: 12 })).rejects.toSatisfy(rejectsWith('validation'));
   });
 
   it('reads only an own value member', async () => {
     const document: unknown = JSON.parse('{"__proto__": {"value": "6x1"}}');
-    await expect(catalog.create(document)).rejects.toSatisfy(
+    await expect(catalog.create(asArrived(document))).rejects.toSatisfy(
       (error: unknown) => WorkplanError.is(error) && error.issues[0]?.rule === 'required',
     );
   });
 
   it('names the field and the rule a bad value breaks', async () => {
-    const rejection = catalog.create({ value: { $gt: '' } });
+    const rejection = catalog.create(asArrived({ value: { $gt: '' } }));
     await expect(rejection).rejects.toMatchObject({ kind: 'validation', issues: [{ field: 'value', rule: 'notString' }] });
   });
 
@@ -88,7 +100,7 @@ describe('Catalog', () => {
 
   it('checks the document before the record exists, and existence before uniqueness', async () => {
     await catalog.create({ value: 'taken' });
-    await expect(catalog.update('missing', { value: 7 })).rejects.toSatisfy(rejectsWith('validation'));
+    await expect(catalog.update('missing', asArrived({ value: 7 }))).rejects.toSatisfy(rejectsWith('validation'));
     await expect(catalog.update('missing', { value: 'taken' })).rejects.toSatisfy(rejectsWith('notFound'));
   });
 

@@ -1,8 +1,7 @@
 import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { createWorkplan, repositoriesOf, systemClock } from '@workplan/core';
+import { createWorkplan, repositoriesOf, systemClock, uuidV7Ids } from '@workplan/core';
 import { ContainerModule } from 'inversify';
-import { v7 as uuidV7 } from 'uuid';
 import { ids } from './identifiers.js';
 import { createLogger, createLogOutput, logAnswered } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
@@ -10,7 +9,7 @@ import { ServiceMetrics } from './metrics.js';
 /** The domain: the catalogs over whichever repositories the storage module bound. */
 export const coreModule = new ContainerModule(({ bind }) => {
   bind(ids.clock).toConstantValue(systemClock);
-  bind(ids.idGenerator).toConstantValue({ next: () => uuidV7() });
+  bind(ids.idGenerator).toConstantValue(uuidV7Ids);
   bind(ids.workplan)
     .toResolvedValue(
       (repositories, clock, idGenerator, config) =>

@@ -1,6 +1,6 @@
 import { WorkplanError } from './errors.js';
 import { type Clock, type IdGenerator, type Page, type RecordRepository } from './ports.js';
-import { assembleRecord, type CatalogRecord, type RecordKind } from './record.js';
+import { assembleRecord, type CatalogRecord, type RecordInput, type RecordKind } from './record.js';
 import { isAtExpectedRevision, type ExpectedRevisions } from './revision.js';
 import { checkText, uniquenessKey } from './text-rules.js';
 
@@ -51,8 +51,11 @@ export class Catalog<F extends string> {
     this.#ids = options.ids;
   }
 
-  /** Creates a record from a document holding its text field; other members are ignored. */
-  async create(document: unknown): Promise<CatalogRecord<F>> {
+  /**
+   * Creates a record from a document holding its text field, such as `{ value: '12x36' }`;
+   * other members are ignored. The document is checked at run time whatever its type says.
+   */
+  async create(document: RecordInput<F>): Promise<CatalogRecord<F>> {
     const text = this.#readText(document);
     const now = this.#clock.now();
     const record = assembleRecord(this.kind, { id: this.#ids.next(), text, createdAt: now, updatedAt: now });
@@ -64,7 +67,7 @@ export class Catalog<F extends string> {
    * Replaces the text of the record with this id; `updatedAt` always moves forward. With
    * `expected`, only while the record is at one of those revisions (else `stale`).
    */
-  async update(id: string, document: unknown, expected?: ExpectedRevisions): Promise<CatalogRecord<F>> {
+  async update(id: string, document: RecordInput<F>, expected?: ExpectedRevisions): Promise<CatalogRecord<F>> {
     const text = this.#readText(document);
     const key = uniquenessKey(text);
     return this.#writeIfUnchanged(id, expected, async (current) => {

@@ -15,10 +15,13 @@ export {
   workSchedule,
   type CatalogRecord,
   type CostCenter,
+  type CostCenterInput,
   type RecordBase,
+  type RecordInput,
   type RecordKind,
   type RecordParts,
   type WorkSchedule,
+  type WorkScheduleInput,
 } from './record.js';
 export {
   mapKinds,
@@ -32,4 +35,5 @@ export {
 } from './kinds.js';
 export { isAtExpectedRevision, revisionOf, type ExpectedRevisions } from './revision.js';
 export { MAX_TEXT_LENGTH, checkText, uniquenessKey, type TextCheck, type TextRule } from './text-rules.js';
+export { createUuidV7Generator, uuidV7Ids, type UuidV7Sources } from './uuid-v7.js';
 export { DEFAULT_MAX_PAGE_SIZE, createWorkplan, type Workplan, type WorkplanOptions } from './workplan.js';

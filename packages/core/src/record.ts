@@ -8,6 +8,13 @@ export interface RecordBase {
 /** A record whose text lives in the field named `F`. */
 export type CatalogRecord<F extends string> = RecordBase & { readonly [K in F]: string };
 
+/**
+ * What a caller writes to create or update a record of a kind: its one text field, such as
+ * `{ value: '12x36' }`. The catalog checks it at run time all the same (a JavaScript caller
+ * or a parsed JSON body brings no types), and ignores any other member.
+ */
+export type RecordInput<F extends string> = { readonly [K in F]: string };
+
 /** Describes one kind of record: what it is called and which field holds its text. */
 export interface RecordKind<F extends string> {
   readonly name: string;
@@ -19,6 +26,12 @@ export type WorkSchedule = CatalogRecord<'value'>;
 
 /** A cost center (centro de custo), such as "Financeiro". */
 export type CostCenter = CatalogRecord<'title'>;
+
+/** What creates or updates a work schedule: `{ value: '12x36' }`. */
+export type WorkScheduleInput = RecordInput<'value'>;
+
+/** What creates or updates a cost center: `{ title: 'Financeiro' }`. */
+export type CostCenterInput = RecordInput<'title'>;
 
 export const workSchedule: RecordKind<'value'> = { name: 'workSchedule', field: 'value' };
 export const costCenter: RecordKind<'title'> = { name: 'costCenter', field: 'title' };

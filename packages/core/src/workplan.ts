@@ -2,13 +2,17 @@ import { Catalog } from './catalog.js';
 import { mapKinds, type Catalogs, type KindName, type Repositories } from './kinds.js';
 import { type Clock, type IdGenerator, type RecordRepository, systemClock } from './ports.js';
 import { type RecordKind } from './record.js';
+import { uuidV7Ids } from './uuid-v7.js';
 
 /** The default and usual largest page of a list. */
 export const DEFAULT_MAX_PAGE_SIZE = 1000;
 
-/** The storage of every kind of record (`workSchedules`, `costCenters`), and the shared parts. */
+/**
+ * The storage of every kind of record (`workSchedules`, `costCenters`), and the shared parts:
+ * `ids` defaults to UUID version 7 ids made with the Web Crypto API, `clock` to the system's.
+ */
 export type WorkplanOptions = Repositories & {
-  readonly ids: IdGenerator;
+  readonly ids?: IdGenerator;
   readonly clock?: Clock;
   readonly maxPageSize?: number;
 };
@@ -19,7 +23,7 @@ export type Workplan = Catalogs;
 /** Builds the work schedule and cost center catalogs over the given storage. */
 export function createWorkplan(options: WorkplanOptions): Workplan {
   const shared = {
-    ids: options.ids,
+    ids: options.ids ?? uuidV7Ids,
     clock: options.clock ?? systemClock,
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
   };

@@ -25,6 +25,34 @@ interface Packed {
   readonly packedManifest: Manifest;
 }
 
+/** The packages whose README examples need nothing outside the process, so the test runs them too. */
+const RUNS_ALONE = ['@workplan/core', '@workplan/adapter-memory', '@workplan/adapter-sqlite', '@workplan/adapter-express'];
+
+interface ReadmeExample {
+  readonly packageName: string;
+  /** Its file in the new project: a TypeScript module, which Node runs by stripping the types. */
+  readonly file: string;
+  readonly code: string;
+}
+
+/**
+ * The first \`\`\`ts block of every publishable package's README: the example a reader copies
+ * whole, so it must be a program on its own (later blocks may be excerpts that lean on it).
+ */
+async function readmeExamples(): Promise<ReadmeExample[]> {
+  const examples: ReadmeExample[] = [];
+  for (const pkg of publishable) {
+    const readme = await readFile(join(pkg.path, 'README.md'), 'utf8');
+    const code = /^```ts\n([\s\S]*?)^```$/mu.exec(readme)?.[1];
+    if (code === undefined) continue;
+    examples.push({ packageName: pkg.manifest.name, file: `readme-${pkg.folder.split('/').at(-1) ?? ''}.mts`, code: `${code}export {};\n` });
+  }
+  return examples;
+}
+
+/** The ids the core makes when given no generator. */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/u;
+
 let scratch = '';
 const packed = new Map<string, Packed>();
 let project = '';
@@ -133,25 +161,28 @@ describe('a new project installing the tarballs', { timeout: 300_000 }, () => {
     await run('pnpm', ['install', '--prefer-offline', '--config.strict-peer-dependencies=true'], { cwd: project });
   }, 300_000);
 
-  it('type-checks a program using the core and an adapter, against the published declarations only', async () => {
+  it('type-checks a program using the core and an adapter, and every README example, against the published declarations', async () => {
     const imports = [...packed.keys()].map((name, n) => `import * as package${n} from '${name}';`).join('\n');
     await writeFile(
-      join(project, 'program.ts'),
+      join(project, 'program.mts'),
       `${imports}
-import { createWorkplan, type CostCenter, type WorkSchedule } from '@workplan/core';
+import { createWorkplan, costCenter, workSchedule, type CostCenter, type WorkSchedule } from '@workplan/core';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
 
 void [${[...packed.keys()].map((_, n) => `package${n}`).join(', ')}];
 const workplan = createWorkplan({
-  workSchedules: new MemoryRecordRepository({ name: 'workSchedule', field: 'value' }),
-  costCenters: new MemoryRecordRepository({ name: 'costCenter', field: 'title' }),
-  ids: { next: () => crypto.randomUUID() },
+  workSchedules: new MemoryRecordRepository(workSchedule),
+  costCenters: new MemoryRecordRepository(costCenter),
 });
 const schedule: WorkSchedule = await workplan.workSchedules.create({ value: '12x36' });
 const center: CostCenter = await workplan.costCenters.create({ title: 'Financeiro' });
+// @ts-expect-error -- a work schedule is written with \`value\`, not \`title\`
+await workplan.workSchedules.create({ title: 'Financeiro' }).catch(() => undefined);
 console.log(schedule.value, center.title);
 `,
     );
+    const examples = await readmeExamples();
+    await Promise.all(examples.map((example) => writeFile(join(project, example.file), example.code)));
     await writeFile(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -159,14 +190,24 @@ console.log(schedule.value, center.title);
           target: 'es2024', module: 'nodenext', moduleResolution: 'nodenext', strict: true,
           exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, types: ['node'],
         },
-        files: ['program.ts'],
+        files: ['program.mts', ...examples.map((example) => example.file)],
       }),
     );
     const check = await run(join(project, 'node_modules/.bin/tsc'), ['-p', project], { cwd: project }).catch((error: unknown) => error);
     expect(check).toMatchObject({ stdout: '', stderr: '' });
   });
 
-  it('loads every package with import and runs a create against the memory store', async () => {
+  it.each(RUNS_ALONE)('runs the README example of %s as written', async (name) => {
+    const examples = (await readmeExamples()).filter((example) => example.packageName === name);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      await writeFile(join(project, example.file), example.code);
+      const { stdout } = await run(process.execPath, [example.file], { cwd: project, timeout: 30_000 });
+      expect(stdout.length, example.file).toBeGreaterThan(0);
+    }
+  });
+
+  it('loads every package with import and runs a create against the memory store, with the default ids', async () => {
     await writeFile(
       join(project, 'esm.mjs'),
       `for (const name of ${JSON.stringify([...packed.keys()])}) {
@@ -178,14 +219,15 @@ const { MemoryRecordRepository } = await import('@workplan/adapter-memory');
 const workplan = createWorkplan({
   workSchedules: new MemoryRecordRepository(workSchedule),
   costCenters: new MemoryRecordRepository(costCenter),
-  ids: { next: () => crypto.randomUUID() },
 });
 const created = await workplan.workSchedules.create({ value: ' 12x36 ' });
 console.log(JSON.stringify({ created, listed: (await workplan.workSchedules.list()).records.length }));
 `,
     );
     const { stdout } = await run(process.execPath, ['esm.mjs'], { cwd: project });
-    expect(JSON.parse(stdout)).toMatchObject({ created: { value: '12x36' }, listed: 1 });
+    const result = JSON.parse(stdout) as { created: { id: string; value: string }; listed: number };
+    expect(result).toMatchObject({ created: { value: '12x36' }, listed: 1 });
+    expect(result.created.id).toMatch(UUID_V7);
   });
 
   it('loads the core and an adapter with require, and creates a record', async () => {
@@ -196,12 +238,13 @@ const { MemoryRecordRepository } = require('@workplan/adapter-memory');
 const workplan = createWorkplan({
   workSchedules: new MemoryRecordRepository(workSchedule),
   costCenters: new MemoryRecordRepository(costCenter),
-  ids: { next: () => crypto.randomUUID() },
 });
 workplan.costCenters.create({ title: 'Financeiro' }).then((created) => console.log(JSON.stringify(created)));
 `,
     );
     const { stdout } = await run(process.execPath, ['commonjs.cjs'], { cwd: project });
-    expect(JSON.parse(stdout)).toMatchObject({ title: 'Financeiro' });
+    const created = JSON.parse(stdout) as { id: string; title: string };
+    expect(created.title).toBe('Financeiro');
+    expect(created.id).toMatch(UUID_V7);
   });
 });
