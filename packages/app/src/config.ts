@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { MAX_KEY_BYTES } from '@workplan/adapter-express';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
+import { withPasswordFromFile } from './mongo-password.js';
 
 /** Where records are kept: a SQLite file (the default), the process's memory, or MongoDB. */
 export const STORAGE_KINDS = ['sqlite', 'memory', 'mongodb'] as const;
@@ -27,6 +28,7 @@ export interface Config {
   readonly sqliteSynchronous: SqliteSynchronous;
   /** How long a SQLite call waits for another connection's lock before giving up. */
   readonly sqliteBusyTimeoutMs: number;
+  /** MONGODB_URI, with the password of MONGODB_PASSWORD_FILE in it when that is set. */
   readonly mongodbUri: string | undefined;
   /** How long a MongoDB call waits for a server before answering 503. */
   readonly mongodbTimeoutMs: number;
@@ -84,7 +86,7 @@ export function parseConfig(env: Env): Config {
     sqlitePath: resolve(textSetting(env, 'SQLITE_PATH', DEFAULT_SQLITE_PATH)),
     sqliteSynchronous: read(() => oneOf(env, 'SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'normal'), 'normal'),
     sqliteBusyTimeoutMs: read(() => integerSetting(env, 'SQLITE_BUSY_TIMEOUT_MS', 2000, 0, 60_000), 0),
-    mongodbUri: blankToUndefined(env.MONGODB_URI),
+    mongodbUri: read(() => mongodbUriSetting(env), undefined),
     mongodbTimeoutMs: read(() => integerSetting(env, 'MONGODB_TIMEOUT_MS', 2000, 100, 60_000), 0),
     warnings: [],
     listMaxLimit: read(() => integerSetting(env, 'LIST_MAX_LIMIT', DEFAULT_MAX_PAGE_SIZE, 1, 100_000), 1),
@@ -96,7 +98,7 @@ export function parseConfig(env: Env): Config {
     requestTimeoutMs: read(() => integerSetting(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000), 0),
     shutdownTimeoutMs: read(() => integerSetting(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000), 0),
   };
-  if (config.storage === 'mongodb' && config.mongodbUri === undefined) {
+  if (config.storage === 'mongodb' && blankToUndefined(env.MONGODB_URI) === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');
   }
   if (config.storage === 'memory' && config.production) {
@@ -114,6 +116,9 @@ function warningsOf(config: Config, env: Env): string[] {
   }
   if (config.storage !== 'mongodb' && config.mongodbUri !== undefined) {
     warnings.push('MONGODB_URI is set but STORAGE is not mongodb: it is ignored');
+  }
+  if (config.storage !== 'mongodb' && blankToUndefined(env.MONGODB_PASSWORD_FILE) !== undefined) {
+    warnings.push('MONGODB_PASSWORD_FILE is set but STORAGE is not mongodb: it is ignored');
   }
   for (const name of ['SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS']) {
     if (config.storage !== 'sqlite' && blankToUndefined(env[name]) !== undefined) {
@@ -137,6 +142,14 @@ export function keyList(candidates: readonly string[], source: string): string[]
     throw new Error(`${source} holds ${long} key(s) longer than ${MAX_KEY_BYTES} bytes`);
   }
   return keys;
+}
+
+/** MONGODB_URI, and the password of MONGODB_PASSWORD_FILE put into it when that is set. */
+function mongodbUriSetting(env: Env): string | undefined {
+  const uri = blankToUndefined(env.MONGODB_URI);
+  const passwordFile = blankToUndefined(env.MONGODB_PASSWORD_FILE);
+  if (uri === undefined || passwordFile === undefined || env.STORAGE?.trim() !== 'mongodb') return uri;
+  return withPasswordFromFile(uri, passwordFile);
 }
 
 function integerSetting(env: Env, name: string, fallback: number, min: number, max: number): number {

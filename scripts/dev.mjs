@@ -1,0 +1,33 @@
+// `pnpm dev`: builds once, then keeps two processes running until Ctrl-C: `tsc -b --watch`,
+// which rebuilds every package on a change, and the app under `node --watch`, which
+// restarts it whenever a file it loaded is rebuilt. Settings come from the environment
+// and from `.env` in the working directory when there is one (`.env.example` lists them).
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+const main = fileURLToPath(new URL('../packages/app/dist/main.js', import.meta.url));
+// The V8 settings of packages/app/src/node-flags.ts, as `pnpm start` passes them.
+const nodeFlags = ['--max-semi-space-size=16'];
+
+// A first build, so the app has something to start from and errors show before it does.
+const build = spawnSync(process.execPath, [tsc, '-b'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const children = [
+  spawn(process.execPath, [tsc, '-b', '--watch', '--preserveWatchOutput'], { cwd: root, stdio: 'inherit' }),
+  spawn(process.execPath, ['--watch', '--watch-preserve-output', '--env-file-if-exists=.env', ...nodeFlags, main], { stdio: 'inherit' }),
+];
+
+// One ends, all end: Ctrl-C (or SIGTERM) stops both, and so does either one exiting. This
+// process exits only after both have, so nothing is left watching in the background.
+let stopping = false;
+function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  process.exitCode = code;
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(0));
+for (const child of children) child.on('exit', (code) => stop(code ?? 0));
