@@ -46,7 +46,7 @@ trap 'kill "$app" 2>/dev/null; wait "$app" 2>/dev/null || true' EXIT
 
 url=''
 for _ in $(seq 100); do
-  url=$(sed -n 's/^workplan listening on \(http[^ ]*\).*/\1/p' "$out/app.log")
+  url=$(sed -n 's/.*workplan listening on \(http[^ "]*\).*/\1/p' "$out/app.log")
   [[ -n "$url" ]] && node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$url/health/live" && break
   kill -0 "$app" 2>/dev/null || { cat "$out/app.log" >&2; echo 'fuzz: the app did not start' >&2; exit 2; }
   url=''

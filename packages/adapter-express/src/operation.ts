@@ -10,3 +10,14 @@ export function operation(message: string, route: string): RequestHandler {
     next();
   };
 }
+
+/**
+ * Names the route a request matched, for logs and metrics, on routes that are no operation
+ * of the API (the document, its page and assets, metrics): their failures keep the default message.
+ */
+export function routeName(route: string): RequestHandler {
+  return (_req, res, next) => {
+    contextOf(res).route = route;
+    next();
+  };
+}

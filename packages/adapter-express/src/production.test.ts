@@ -179,4 +179,19 @@ describe('observing answers', () => {
     expect(seen[0]?.keyFingerprint).toMatch(/^[0-9a-f]{8}$/u);
     expect(JSON.stringify(seen)).not.toContain(key);
   });
+
+  it('reports the API document, the /docs page and its assets under their own route patterns', async () => {
+    const seen: AnsweredRequest[] = [];
+    const baseUrl = await serve({ onResponse: (answered) => seen.push(answered) });
+    for (const path of ['/openapi.json', '/docs', '/docs/init.js', '/docs/assets/swagger-ui.css', '/docs/assets/missing.js']) {
+      await send(baseUrl, { path });
+    }
+    expect(seen.map(({ route, status }) => `${String(status)} ${route}`)).toEqual([
+      '200 /openapi.json',
+      '200 /docs',
+      '200 /docs/init.js',
+      '200 /docs/assets/:file',
+      '404 /docs/assets/:file',
+    ]);
+  });
 });

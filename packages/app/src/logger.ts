@@ -22,6 +22,15 @@ export function createLogger(config: Config, output: LineBatch | null): Logger {
   return pino({ level: config.logLevel }, output);
 }
 
+/**
+ * The logger of the service's own life: start, configuration warnings, key reloads, stop.
+ * It writes at `info` and above whatever LOG_LEVEL says (only a more verbose level lowers
+ * it), so an operator quieting request lines still sees the process start and stop.
+ */
+export function lifecycleLogger(logger: Logger): Logger {
+  return logger.isLevelEnabled('info') ? logger : logger.child({}, { level: 'info' });
+}
+
 /** One line per answered request: what an operator needs, never a key or a raw path. */
 export function logAnswered(logger: Logger, answered: AnsweredRequest): void {
   const level = answered.status >= 500 ? 'error' : 'info';

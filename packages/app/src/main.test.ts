@@ -88,6 +88,24 @@ describe('main', () => {
     await off.exited;
   });
 
+  it('writes its start, key reload and stop as JSON lines in production, also when LOG_LEVEL quiets requests', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'workplan-lines-')), 'keys');
+    await writeFile(file, 'lines-key-0123456789\n');
+    const app = run({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', API_KEYS_FILE: file, LOG_LEVEL: 'warn' });
+    const url = await app.listening();
+    await send(url, { path: '/api/v1/scales', headers: { key: 'lines-key-0123456789' } });
+    app.child.kill('SIGHUP');
+    await app.printed(/keys reloaded/u);
+    app.child.kill('SIGTERM');
+    expect((await app.exited)[0]).toBe(0);
+    const lines = app.output().trim().split('\n').map((line) => JSON.parse(line) as { level: number; time: number; msg: string });
+    const messages = lines.map((line) => line.msg);
+    expect(messages).toHaveLength(3);
+    expect(messages[0]).toMatch(/^workplan listening on http:\/\/127\.0\.0\.1:\d+ \(storage: sqlite, file /u);
+    expect(messages.slice(1)).toEqual(['keys reloaded: 1 key(s)', 'SIGTERM: closing']);
+    for (const line of lines) expect(line).toMatchObject({ level: 30, time: expect.any(Number) as unknown });
+  });
+
   it('rotates keys from the key file on SIGHUP', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'workplan-hup-')), 'keys');
     await writeFile(file, 'first-key-0123456789\n');

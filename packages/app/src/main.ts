@@ -15,23 +15,28 @@ async function main(): Promise<void> {
   await serve(config);
 }
 
-/** Runs the service from the environment until SIGTERM or SIGINT. */
+/**
+ * Runs the service from the environment until SIGTERM or SIGINT. Once it runs, its own
+ * lines go through the service's logger (JSON in production); a start that fails is told
+ * on stderr, as there is no service to log with.
+ */
 async function serve(config: Config): Promise<void> {
-  for (const warning of config.warnings) console.warn(`warning: ${warning}`);
   const service = await startService(config);
-  console.log(`workplan listening on ${service.url} (storage: ${storageBanner(config)})`);
+  const { log } = service;
+  for (const warning of config.warnings) log.warn(`warning: ${warning}`);
+  log.info({ url: service.url, storage: config.storage }, `workplan listening on ${service.url} (storage: ${storageBanner(config)})`);
   if (service.runKey !== undefined) {
-    console.log(`No API key configured: this run accepts KEY: ${service.runKey}`);
+    log.info(`No API key configured: this run accepts KEY: ${service.runKey} (until it stops)`);
   }
   process.on('SIGHUP', () => {
     service.reloadKeys().then(
-      () => { console.log(`keys reloaded: ${service.keys.size} key(s)`); },
-      (error: unknown) => { console.error('keys not reloaded, keeping the old ones:', messageOf(error)); },
+      () => { log.info({ keys: service.keys.size }, `keys reloaded: ${service.keys.size} key(s)`); },
+      (error: unknown) => { log.error(`keys not reloaded, keeping the old ones: ${messageOf(error)}`); },
     );
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      console.log(`${signal}: closing`);
+      log.info({ signal }, `${signal}: closing`);
       service.close().then(
         () => process.exit(0),
         (error: unknown) => {

@@ -1,4 +1,4 @@
-import { type AnsweredRequest } from '@workplan/adapter-express';
+import { routeName, type AnsweredRequest } from '@workplan/adapter-express';
 import { Router } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
@@ -34,7 +34,7 @@ export class ServiceMetrics {
   /** `GET /metrics` in Prometheus text format; no key, so keep it off the public edge. */
   router(): Router {
     const router = Router();
-    router.get('/metrics', async (_req, res) => {
+    router.get('/metrics', routeName('/metrics'), async (_req, res) => {
       res.type(this.registry.contentType).send(await this.registry.metrics());
     });
     return router;

@@ -6,6 +6,7 @@ import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
 import { MongoConnection } from './mongo-connection.js';
+import { describeFailure } from './mongo-failure.js';
 
 /** MongoDB: one client for both repositories, gated until its indexes exist. */
 export function mongoStorageModule(config: Config): ContainerModule {
@@ -14,9 +15,28 @@ export function mongoStorageModule(config: Config): ContainerModule {
       uri: config.mongodbUri ?? '',
       serverSelectionTimeoutMS: config.mongodbTimeoutMs,
     });
+    // The connection's warning names the failure only; its cause (code and message, with
+    // any password redacted) is kept from the call that failed and logged on the same line.
+    // A ping goes first, as in connectMongo: one call meets the server alone, so a failure
+    // is the real reason (refused, wrong password), not the "Topology is closed" that
+    // concurrent index builds get when the first connection fails.
+    let lastFailure: unknown;
+    const ensureIndexes = storage.ensureIndexes.bind(storage);
+    storage.ensureIndexes = async () => {
+      try {
+        await storage.ping();
+        await ensureIndexes();
+      } catch (error) {
+        lastFailure = error;
+        throw error;
+      }
+    };
     const connection = Symbol('MongoConnection') as ServiceIdentifier<MongoConnection>;
     bind(connection)
-      .toResolvedValue((logger) => new MongoConnection(storage, (message) => { logger.warn(message); }), [ids.logger])
+      .toResolvedValue(
+        (logger) => new MongoConnection(storage, (message) => { logger.warn({ cause: describeFailure(lastFailure) }, message); }),
+        [ids.logger],
+      )
       .inSingletonScope();
     bind(ids.storage).toService(connection);
     bind(ids.repositories).toResolvedValue(

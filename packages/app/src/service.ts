@@ -2,10 +2,12 @@ import { once } from 'node:events';
 import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { ApiKeys, createHttpServer, drainable } from '@workplan/adapter-express';
+import { type Logger } from 'pino';
 import { type Config } from './config.js';
 import { createContainer } from './container.js';
 import { ids } from './identifiers.js';
 import { configuredKeys, makeRunKey } from './key-source.js';
+import { lifecycleLogger } from './logger.js';
 
 /** A started service: where it listens, its keys, and how to stop it. */
 export interface RunningService {
@@ -13,6 +15,8 @@ export interface RunningService {
   readonly keys: ApiKeys;
   /** The key made for this run when none was configured (never in production). */
   readonly runKey: string | undefined;
+  /** For the lines of the service's own life (start, key reloads, stop): JSON lines, or pretty on a terminal. */
+  readonly log: Logger;
   /** Re-reads the key file; on failure keeps the old keys and rejects with why. */
   reloadKeys(): Promise<void>;
   /**
@@ -47,6 +51,7 @@ export async function startService(config: Config): Promise<RunningService> {
     url: urlOf(server),
     keys,
     runKey,
+    log: lifecycleLogger(container.get(ids.logger)),
     reloadKeys: async () => {
       keys.replace(await configuredKeys(config));
     },

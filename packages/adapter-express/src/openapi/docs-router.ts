@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import { HttpFailure } from '../http-failure.js';
+import { routeName } from '../operation.js';
 import { routeTable } from '../route-table.js';
 import { type Json } from './components.js';
 
@@ -55,10 +56,10 @@ export function docsRouter(document: Json): Router {
     });
   };
   routeTable(router, {
-    '/openapi.json': { get: [(_req, res) => { res.json(document); }] },
-    '/docs': { get: [(_req, res) => { res.type('html').send(page); }] },
-    '/docs/init.js': { get: [(_req, res) => { res.type('js').send(init); }] },
-    '/docs/assets/:file': { get: [asset] },
+    '/openapi.json': { get: [routeName('/openapi.json'), (_req, res) => { res.json(document); }] },
+    '/docs': { get: [routeName('/docs'), (_req, res) => { res.type('html').send(page); }] },
+    '/docs/init.js': { get: [routeName('/docs/init.js'), (_req, res) => { res.type('js').send(init); }] },
+    '/docs/assets/:file': { get: [routeName('/docs/assets/:file'), asset] },
   });
   return router;
 }
