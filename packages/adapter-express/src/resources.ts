@@ -1,4 +1,5 @@
 import { type ExpectedRevisions, type KindName, type Page, type PageRequest, type RecordBase, type Workplan } from '@workplan/core';
+import { type Gender } from './openapi/portuguese.js';
 
 /** The five operations of a resource. */
 export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
@@ -30,6 +31,8 @@ export interface ResourceDescription {
   /** Human names for the API document's summaries, in Portuguese as the messages are. */
   readonly one: string;
   readonly many: string;
+  /** The gender of those names: every article and ending the document puts beside them follows it. */
+  readonly gender: Gender;
   /** A typical text, for the document's examples. */
   readonly sample: string;
   readonly messages: Readonly<Record<Operation, string>>;
@@ -49,6 +52,7 @@ export const resourceDescriptions: Readonly<Record<KindName, ResourceDescription
     field: 'value',
     one: 'escala de trabalho',
     many: 'escalas de trabalho',
+    gender: 'feminine',
     sample: '12x36',
     messages: {
       create: 'Não foi possível criar a escala de trabalho.',
@@ -65,6 +69,7 @@ export const resourceDescriptions: Readonly<Record<KindName, ResourceDescription
     field: 'title',
     one: 'centro de custo',
     many: 'centros de custo',
+    gender: 'masculine',
     sample: 'Financeiro',
     messages: {
       create: 'Não foi possível criar o centro de custo.',

@@ -67,19 +67,26 @@ describe('the /docs page', { timeout: 20_000 }, () => {
       await service?.close();
     });
 
-    it('lists every operation of both resources, from the service itself', async () => {
+    it('lists every operation a person calls, from the service itself, and no HEAD or OPTIONS', async () => {
       const document = (await (await fetch(`${url}/openapi.json`)).json()) as {
         paths: Record<string, Record<string, { operationId?: string }>>;
       };
-      const operationIds = Object.entries(document.paths)
-        .filter(([path]) => path.startsWith('/api/v1/'))
-        .flatMap(([, operations]) => Object.values(operations).map((operation) => operation.operationId))
-        .filter((operationId) => operationId !== undefined);
-      expect(operationIds).toContain('createWorkSchedule');
-      expect(operationIds).toContain('listCostCentersPage');
-      for (const operationId of operationIds) {
-        await expect.soft(page.locator(`.opblock[id$="-${operationId}"]`).count(), operationId).resolves.toBe(1);
+      const operations = Object.values(document.paths).flatMap((item) =>
+        Object.entries(item).flatMap(([method, operation]) => (operation.operationId === undefined ? [] : [{ method, id: operation.operationId }])),
+      );
+      const shown = operations.filter(({ method }) => method !== 'head' && method !== 'options');
+      const hidden = operations.filter(({ method }) => method === 'head' || method === 'options');
+      // The document keeps them for clients and tools; the page leaves them out.
+      expect(hidden.length).toBeGreaterThan(0);
+      expect(shown.map(({ id }) => id)).toEqual(expect.arrayContaining(['createWorkSchedule', 'listCostCentersPage', 'findCostCenter']));
+      for (const { id } of shown) {
+        await expect.soft(page.locator(`.opblock[id$="-${id}"]`).count(), id).resolves.toBe(1);
       }
+      for (const { id } of hidden) {
+        await expect.soft(page.locator(`.opblock[id$="-${id}"]`).count(), id).resolves.toBe(0);
+      }
+      await expect(page.locator('.opblock').count()).resolves.toBe(shown.length);
+      await expect(page.locator('.opblock-head, .opblock-options').count()).resolves.toBe(0);
       const summaries = await page.locator('.opblock-summary-path').all();
       const shownPaths = await Promise.all(summaries.map((summary) => summary.getAttribute('data-path')));
       for (const path of ['/api/v1/scale', '/api/v1/scale/{id}', '/api/v1/scales/{skip}/{limit}', '/api/v1/costCenter', '/api/v1/costCenters']) {
@@ -87,6 +94,15 @@ describe('the /docs page', { timeout: 20_000 }, () => {
       }
       expect(offsite).toEqual([]);
       expect(pageErrors).toEqual([]);
+    });
+
+    it('reads in Portuguese with the article of each resource: a escala, o centro de custo', async () => {
+      const summaryOf = (id: string) => page.locator(`.opblock[id$="-${id}"] .opblock-summary-description`).innerText();
+      await expect(summaryOf('createWorkSchedule')).resolves.toBe('Cria uma escala de trabalho');
+      await expect(summaryOf('createCostCenter')).resolves.toBe('Cria um centro de custo');
+      await expect(summaryOf('listCostCenters')).resolves.toBe('Lista os centros de custo (até o máximo da página)');
+      await expect(summaryOf('listCostCentersUpTo')).resolves.toBe('Lista os primeiros {limit} centros de custo');
+      await expect(summaryOf('listWorkSchedulesUpTo')).resolves.toBe('Lista as primeiras {limit} escalas de trabalho');
     });
 
     it('creates a work schedule with the key given in "Authorize"', async () => {

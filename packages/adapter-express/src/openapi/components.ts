@@ -1,6 +1,7 @@
 import { MAX_TEXT_LENGTH } from '@workplan/core';
 import { problems, type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
+import { capitalized, phrasesOf } from './portuguese.js';
 
 /** A piece of the document: plain JSON, written out as openapi.json. */
 export type Json = { readonly [key: string]: unknown };
@@ -25,7 +26,9 @@ export const TEXT_PATTERN = '^\\s*[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F
 /** An example record id, a real UUID v7, so the examples pass the schemas they illustrate. */
 export const EXAMPLE_ID = '019a4b5c-6d7e-7f80-9a1b-2c3d4e5f6a7b';
 
-function resourceSchemas({ name, field, one }: ResourceDescription): Record<string, Json> {
+function resourceSchemas(resource: ResourceDescription): Record<string, Json> {
+  const { name, field } = resource;
+  const { aOne, agree } = phrasesOf(resource);
   const text = {
     type: 'string',
     minLength: 1,
@@ -37,7 +40,7 @@ function resourceSchemas({ name, field, one }: ResourceDescription): Record<stri
   return {
     [name]: {
       type: 'object',
-      description: `Uma ${one}, como o serviço a guarda.`,
+      description: `${capitalized(aOne)}, como o serviço ${agree('a', 'o')} guarda.`,
       required: ['id', field, 'createdAt', 'updatedAt'],
       additionalProperties: false,
       properties: {

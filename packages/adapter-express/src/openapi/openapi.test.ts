@@ -17,6 +17,45 @@ afterAll(async () => {
   await running.close();
 });
 
+/** Every string of a JSON value. */
+function textsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(textsOf);
+  return [];
+}
+
+describe('the Portuguese of the API document', () => {
+  const texts = textsOf(openApiDocument(describedResources));
+
+  it.each(describedResources.map((resource) => [resource.one, resource] as const))(
+    'puts the articles of its gender before "%s", and no other',
+    (_one, resource) => {
+      const wrong = resource.gender === 'feminine' ? ['o', 'os', 'um', 'uns'] : ['a', 'as', 'uma', 'umas'];
+      const right = resource.gender === 'feminine' ? ['a', 'as', 'uma'] : ['o', 'os', 'um'];
+      const before = (articles: readonly string[]) =>
+        new RegExp(`(^|[\\s(])(${articles.join('|')}) (${resource.one}|${resource.many})\\b`, 'iu');
+      expect(texts.filter((text) => before(wrong).test(text))).toEqual([]);
+      expect(texts.filter((text) => before(right).test(text)).length).toBeGreaterThanOrEqual(8);
+    },
+  );
+
+  it('says "um centro de custo" and "uma escala de trabalho" in the summaries, with agreeing words', () => {
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'Cria um centro de custo',
+        'Lista os centros de custo (até o máximo da página)',
+        'Lista os primeiros {limit} centros de custo',
+        'O centro de custo foi apagado.',
+        'Os centros de custo, dos mais antigos aos mais novos.',
+        'Cria uma escala de trabalho',
+        'Lista as primeiras {limit} escalas de trabalho',
+        'A escala de trabalho criada.',
+        'Uma escala de trabalho, como o serviço a guarda.',
+      ]),
+    );
+  });
+});
+
 describe('the API document', () => {
   it('is what openapi.json at the repository root holds (regenerate: pnpm build && node scripts/write-openapi.mjs)', () => {
     const file = readFileSync(new URL('../../../../openapi.json', import.meta.url), 'utf8');
@@ -41,7 +80,7 @@ describe('the API document', () => {
       expect({ source, status: asset.status }).toEqual({ source, status: 200 });
     }
     const init = await send(baseUrl, { path: '/docs/init.js' });
-    expect(init.text).toContain("url: '/openapi.json'");
+    expect(init.text).toContain("fetch('/openapi.json')");
     expect(openApiDocument(describedResources)).toHaveProperty('components.securitySchemes.apiKey', expect.objectContaining({ in: 'header', name: 'KEY' }));
   });
 

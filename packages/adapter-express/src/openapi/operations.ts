@@ -2,6 +2,7 @@ import { type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
 import { EXAMPLE_ID, ref, type Json } from './components.js';
 import { errorResponses, failuresOf } from './error-responses.js';
+import { capitalized, phrasesOf } from './portuguese.js';
 
 /** What any operation under `/api` can fail with, beyond its own failures. */
 const apiFailures: readonly ErrorCode[] = [
@@ -54,10 +55,11 @@ export function optionsOperation(
 /** The path items of one resource: create, update, find, delete, and the three list forms. */
 export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): Record<string, Json> {
   const { name, singular, plural, field, messages } = resource;
+  const { theOne, aOne, theMany, agree } = phrasesOf(resource);
   const tags = [name];
   const record = { id: EXAMPLE_ID, [field]: resource.sample, createdAt: '2026-11-22T14:36:43.123Z', updatedAt: '2026-11-22T14:36:43.123Z' };
-  const one = success(`A ${resource.one}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, entityTag);
-  const many = success(`As ${resource.many}, das mais antigas às mais novas.`, ref('schemas', `${name}ListEnvelope`), { success: true, data: [record] }, { Link: ref('headers', 'Link') });
+  const one = success(`${capitalized(theOne)}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, entityTag);
+  const many = success(`${capitalized(theMany)}, ${agree('das mais antigas às mais novas', 'dos mais antigos aos mais novos')}.`, ref('schemas', `${name}ListEnvelope`), { success: true, data: [record] }, { Link: ref('headers', 'Link') });
   const body = { required: true, content: { 'application/json': { schema: ref('schemas', `${name}Input`), example: { [field]: resource.sample } } } };
 
   const operation = (operationId: string, summary: string, message: string, codes: readonly ErrorCode[], ok: Record<string, Json>, extra: Json = {}) => ({
@@ -85,24 +87,24 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
     head: head(`head${name}s${suffix}`, messages.list, codes, { Link: ref('headers', 'Link') }),
     options: optionsOperation(`options${name}s${suffix}`, tags, ['GET'], parameters),
   });
-  const created = success(`A ${resource.one} criada.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location'), ...entityTag });
-  const deleted = success(`A ${resource.one} foi apagada.`, ref('schemas', 'Success'), { success: true });
+  const created = success(`${capitalized(theOne)} ${agree('criada', 'criado')}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location'), ...entityTag });
+  const deleted = success(`${capitalized(theOne)} foi ${agree('apagada', 'apagado')}.`, ref('schemas', 'Success'), { success: true });
 
   return {
     [`${base}/${singular}`]: {
-      post: operation(`create${name}`, `Cria uma ${resource.one}`, messages.create, bodyFailures, { '201': created }, { requestBody: body }),
+      post: operation(`create${name}`, `Cria ${aOne}`, messages.create, bodyFailures, { '201': created }, { requestBody: body }),
       options: optionsOperation(`options${name}`, tags, ['POST']),
     },
     [`${base}/${singular}/{id}`]: {
       parameters: [ref('parameters', 'id')],
-      get: operation(`find${name}`, `Retorna uma ${resource.one}`, messages.find, ['NOT_FOUND'], { '200': one, ...notModified }, ifNoneMatch),
+      get: operation(`find${name}`, `Retorna ${aOne}`, messages.find, ['NOT_FOUND'], { '200': one, ...notModified }, ifNoneMatch),
       head: head(`head${name}`, messages.find, ['NOT_FOUND'], entityTag, ifNoneMatch, notModified),
-      put: operation(`update${name}`, `Atualiza uma ${resource.one}`, messages.update, [...bodyFailures, 'NOT_FOUND', 'PRECONDITION_FAILED'], { '200': one }, { requestBody: body, ...ifMatch }),
-      delete: operation(`delete${name}`, `Apaga uma ${resource.one}`, messages.delete, ['NOT_FOUND', 'PRECONDITION_FAILED'], { '200': deleted }, ifMatch),
+      put: operation(`update${name}`, `Atualiza ${aOne}`, messages.update, [...bodyFailures, 'NOT_FOUND', 'PRECONDITION_FAILED'], { '200': one }, { requestBody: body, ...ifMatch }),
+      delete: operation(`delete${name}`, `Apaga ${aOne}`, messages.delete, ['NOT_FOUND', 'PRECONDITION_FAILED'], { '200': deleted }, ifMatch),
       options: optionsOperation(`options${name}Id`, tags, ['GET', 'PUT', 'DELETE']),
     },
-    [`${base}/${plural}`]: list('', `Lista as ${resource.many} (até o máximo da página)`, [], []),
-    [`${base}/${plural}/{limit}`]: list('UpTo', `Lista as primeiras {limit} ${resource.many}`, ['INVALID_PAGINATION'], ['limit']),
+    [`${base}/${plural}`]: list('', `Lista ${theMany} (até o máximo da página)`, [], []),
+    [`${base}/${plural}/{limit}`]: list('UpTo', `Lista ${agree('as primeiras', 'os primeiros')} {limit} ${resource.many}`, ['INVALID_PAGINATION'], ['limit']),
     [`${base}/${plural}/{skip}/{limit}`]: list('Page', `Lista {limit} ${resource.many} depois de pular {skip}`, ['INVALID_PAGINATION'], ['skip', 'limit']),
   };
 }
