@@ -12,7 +12,7 @@ export function mongoStorageModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     const storage = new MongoStorage({
       uri: config.mongodbUri ?? '',
-      serverSelectionTimeoutMS: config.mongodbTimeoutMs,
+      timeoutMS: config.mongodbTimeoutMs,
     });
     const connection = Symbol('MongoConnection') as ServiceIdentifier<MongoConnection>;
     bind(connection)

@@ -1,0 +1,33 @@
+import { WorkplanError } from '@workplan/core';
+
+/** How long one repository call, or a readiness ping, may take when no other limit is given. */
+export const DEFAULT_TIMEOUT_MS = 2000;
+
+/**
+ * Runs `call` with a signal that aborts `ms` after the start, for `call` to hand to every
+ * driver call it makes. The driver gives up server selection, connection checkout and socket
+ * reads and writes as soon as the signal fires, rejecting with its reason, here
+ * `storageUnavailable`: so one repository call takes `ms` at most, however many round trips
+ * it makes and whatever state the server is in (frozen, half-open, slow). The driver's own
+ * `timeoutMS` has no effect from 7.x on, and `socketTimeoutMS` bounds each read, not a call,
+ * and starts again on the driver's retry.
+ */
+export async function withinTimeLimit<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => {
+    controller.abort(WorkplanError.storageUnavailable(new Error(`MongoDB did not answer within ${ms} ms`)));
+  }, ms);
+  try {
+    return await call(controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Driver options that carry `signal`. The driver aborts any operation on it (every
+ * operation's options take one), though its types declare `signal` only on reads.
+ */
+export function abortableBy<O extends object>(signal: AbortSignal, options: O): O {
+  return { ...options, signal };
+}
