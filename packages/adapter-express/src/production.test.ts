@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { workSchedule, type RecordRepository } from '@workplan/core';
+import { workSchedule, type ReadOptions, type RecordRepository } from '@workplan/core';
 import { expectProblem, send, type HttpAnswer } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpAppOptions } from './http-app.js';
@@ -151,6 +151,31 @@ describe('time and size', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(unexpected).toEqual([]);
     expect(lateResults.sort()).toEqual(['DELETE', 'GET', 'GET', 'POST', 'PUT']);
+  });
+
+  it('hostile 7: a find or a list answered by the deadline is called off through the signal its storage was given', async () => {
+    const calledOff: string[] = [];
+    // Reads that never end by themselves: only their signal can end them.
+    const untilCalledOff = (name: string) => (_what: unknown, options?: ReadOptions) =>
+      new Promise<never>((_resolve, reject) => {
+        const signal = options?.signal;
+        signal?.addEventListener('abort', () => { calledOff.push(name); reject(new Error(`${name} called off`)); }, { once: true });
+      });
+    const inner = new MemoryRecordRepository(workSchedule);
+    const workSchedules: RecordRepository<'value'> = {
+      insert: (record, key) => inner.insert(record, key),
+      update: (id, change, expected) => inner.update(id, change, expected),
+      delete: (id, expected) => inner.delete(id, expected),
+      findById: untilCalledOff('find'),
+      list: untilCalledOff('list'),
+    };
+    const baseUrl = await serve({ requestTimeoutMs: 100 }, workSchedules);
+    const answers = await Promise.all([
+      send(baseUrl, { path: '/api/v1/scale/0190a000-0000-7000-8000-000000000001', headers: { key } }),
+      send(baseUrl, { path: '/api/v1/scales', headers: { key } }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([503, 503]);
+    expect(calledOff.sort()).toEqual(['find', 'list']);
   });
 
   it('refuses a body over the limit as soon as Content-Length says so, before it is sent', async () => {

@@ -1,7 +1,9 @@
 import {
   WorkplanError,
+  type AbortSignalLike,
   type CatalogRecord,
   type Page,
+  type ReadOptions,
   type RecordKind,
   type RecordRepository,
   type TextChange,
@@ -85,24 +87,30 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     return updated === null || updated === undefined ? undefined : toRecord(this.kind, updated);
   }
 
-  async findById(id: string): Promise<CatalogRecord<F> | undefined> {
+  async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
+    options?.signal?.throwIfAborted();
     const _id = toBsonId(id);
     if (_id === undefined) return undefined;
-    const found = await this.#withinTime((signal) =>
-      guardDriverCall(() => this.#collection.findOne({ _id }, { signal, maxTimeMS: this.#timeoutMS })),
+    const found = await this.#withinTime(
+      (signal) => guardDriverCall(() => this.#collection.findOne({ _id }, { signal, maxTimeMS: this.#timeoutMS })),
+      options?.signal,
     );
     return found === null ? undefined : toRecord(this.kind, found);
   }
 
-  async list(page: Page): Promise<CatalogRecord<F>[]> {
+  async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
+    options?.signal?.throwIfAborted();
     // MongoDB reads a limit of 0 as "no limit"; the port means "nothing".
     if (page.limit < 1) return [];
-    // maxTimeMS has the server itself end the query when the time is up, so a query
-    // whose caller gave up does not go on loading the database.
-    const documents = await this.#withinTime((signal) =>
-      guardDriverCall(() =>
-        this.#collection.find({}, { signal, maxTimeMS: this.#timeoutMS }).sort(LIST_ORDER).skip(page.skip).limit(page.limit).toArray(),
-      ),
+    // maxTimeMS has the server itself end the query when the time is up: FerretDB goes on
+    // with a query whose client has left, and ends it only then. A signal that aborts
+    // closes the cursor and the connection it was read from.
+    const documents = await this.#withinTime(
+      (signal) =>
+        guardDriverCall(() =>
+          this.#collection.find({}, { signal, maxTimeMS: this.#timeoutMS }).sort(LIST_ORDER).skip(page.skip).limit(page.limit).toArray(),
+        ),
+      options?.signal,
     );
     return documents.map((document) => toRecord(this.kind, document));
   }
@@ -118,9 +126,9 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     return result?.deletedCount === 1;
   }
 
-  /** Runs `call` with a signal for its driver calls that ends them all when the call's time is up. */
-  async #withinTime<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    return withinTimeLimit(this.#timeoutMS, call);
+  /** Runs `call` with a signal for its driver calls that ends them all when the call's time is up, or when `caller` aborts. */
+  async #withinTime<T>(call: (signal: AbortSignal) => Promise<T>, caller?: AbortSignalLike): Promise<T> {
+    return withinTimeLimit(this.#timeoutMS, caller, call);
   }
 
   /** Runs a write whose filter expects `expectedUpdatedAt` holding the claim on that state; unconditional writes run as they are. */

@@ -65,7 +65,7 @@ export class MongoStorage {
     try {
       // Bounded as a whole, so a server that accepts but never answers still fails the
       // readiness check in time.
-      await withinTimeLimit(this.#timeoutMS, (signal) => this.#db.command({ ping: 1 }, { signal }));
+      await withinTimeLimit(this.#timeoutMS, undefined, (signal) => this.#db.command({ ping: 1 }, { signal }));
     } catch (error) {
       // Readiness asks only "does it answer"; any failure, even a refusal, means no.
       throw WorkplanError.storageUnavailable(error);

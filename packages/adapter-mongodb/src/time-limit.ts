@@ -1,26 +1,36 @@
-import { WorkplanError } from '@workplan/core';
+import { WorkplanError, type AbortSignalLike } from '@workplan/core';
 
 /** How long one repository call, or a readiness ping, may take when no other limit is given. */
 export const DEFAULT_TIMEOUT_MS = 2000;
 
 /**
- * Runs `call` with a signal that aborts `ms` after the start, for `call` to hand to every
- * driver call it makes. The driver gives up server selection, connection checkout and socket
- * reads and writes as soon as the signal fires, rejecting with its reason, here
- * `storageUnavailable`: so one repository call takes `ms` at most, however many round trips
- * it makes and whatever state the server is in (frozen, half-open, slow). The driver's own
- * `timeoutMS` has no effect from 7.x on, and `socketTimeoutMS` bounds each read, not a call,
- * and starts again on the driver's retry.
+ * Runs `call` with a signal that aborts `ms` after the start, or when `caller` aborts if
+ * sooner, for `call` to hand to every driver call it makes. The driver gives up server
+ * selection, connection checkout and socket reads and writes as soon as the signal fires,
+ * rejecting with its reason (here `storageUnavailable`, or the caller's own reason), and
+ * closes a connection it was reading from, which has MongoDB end a find whose client left.
+ * So one repository call takes `ms` at most, however many round trips it makes and whatever
+ * state the server is in (frozen, half-open, slow). The driver's own `timeoutMS` has no
+ * effect from 7.x on, and `socketTimeoutMS` bounds each read, not a call, and starts again
+ * on the driver's retry.
  */
-export async function withinTimeLimit<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withinTimeLimit<T>(
+  ms: number,
+  caller: AbortSignalLike | undefined,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  caller?.throwIfAborted();
   const controller = new AbortController();
   const timer = setTimeout(() => {
     controller.abort(WorkplanError.storageUnavailable(new Error(`MongoDB did not answer within ${ms} ms`)));
   }, ms);
+  const callOff = () => { controller.abort(caller?.reason); };
+  caller?.addEventListener('abort', callOff, { once: true });
   try {
     return await call(controller.signal);
   } finally {
     clearTimeout(timer);
+    caller?.removeEventListener('abort', callOff);
   }
 }
 

@@ -12,7 +12,9 @@ export function mongoStorageModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     const storage = new MongoStorage({
       uri: config.mongodbUri ?? '',
-      timeoutMS: config.mongodbTimeoutMs,
+      // No storage call outlives the request that made it: its time limit, which finds and
+      // lists also send to the server as maxTimeMS, ends by the request's deadline.
+      timeoutMS: Math.min(config.mongodbTimeoutMs, config.requestTimeoutMs),
     });
     const connection = Symbol('MongoConnection') as ServiceIdentifier<MongoConnection>;
     bind(connection)

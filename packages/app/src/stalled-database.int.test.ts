@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
+import { type RecordDocument } from '@workplan/adapter-mongodb';
 import { ferretdbBinary, OwnFerretDb } from '@workplan/adapter-mongodb/testing';
-import { runApp, send, untilReady, type HttpAnswer, type HttpCall } from '@workplan/testing';
+import { runApp, send, untilReady, type AppProcess, type HttpAnswer, type HttpCall } from '@workplan/testing';
+import { MongoClient, UUID } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 
 // The app as a process of its own over a FerretDB of the test's own, frozen with SIGSTOP
-// while the app's connections to it are open and warm: the database stalls rather than
-// goes away, so nothing refuses a connection and only the app's own bounds answer.
+// while the app's connections to it are open and warm (the database stalls rather than
+// goes away, so nothing refuses a connection and only the app's own bounds answer), or
+// loaded with lists slower than the request deadline.
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const ferretdb = ferretdbBinary('the stalled-database test');
 const key = 'stalled-test-key-0123456789';
@@ -32,19 +35,43 @@ async function timed(url: string, name: string, call: HttpCall): Promise<Timed> 
   return { name, status: answer.status, code, retryAfter: answer.headers['retry-after'], ms };
 }
 
-describe.skipIf(ferretdb === undefined)('the app as a process over a MongoDB that stalls', () => {
+/** The app over `database`, up and ready. */
+async function appOver(database: OwnFerretDb, env: Readonly<Record<string, string>>): Promise<{ app: AppProcess; url: string }> {
+  const app = runApp(main, {
+    PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LOG_LEVEL: 'silent', STORAGE: 'mongodb', MONGODB_URI: database.uri('workplan_stall'), ...env,
+  });
+  const url = await app.listening();
+  await untilReady(url, 30_000);
+  return { app, url };
+}
+
+/** Puts `count` work schedules straight into the app's collection, in the shape the app writes; resolves the first one's id. */
+async function seed(database: OwnFerretDb, count: number): Promise<string> {
+  const client = await MongoClient.connect(database.uri('workplan_stall'));
+  try {
+    const collection = client.db().collection<RecordDocument>('workSchedules');
+    const start = Date.now();
+    const first = new UUID();
+    for (let from = 0; from < count; from += 1000) {
+      await collection.insertMany(Array.from({ length: Math.min(1000, count - from) }, (_, n) => {
+        const at = new Date(start + from + n);
+        return { _id: from + n === 0 ? first : new UUID(), value: `escala ${from + n}`, key: `escala ${from + n}`, createdAt: at, updatedAt: at };
+      }));
+    }
+    return first.toHexString(true);
+  } finally {
+    await client.close();
+  }
+}
+
+describe.skipIf(ferretdb === undefined)('the app as a process over a MongoDB that stalls or crawls', () => {
   it(
     'hostile 4: with the database frozen, a find, a list, a create, an update and /health/ready each answer 503 within MONGODB_TIMEOUT_MS, and it recovers when the database does',
     async () => {
       const database = await OwnFerretDb.prepare(ferretdb ?? '');
       await database.start();
-      const app = runApp(main, {
-        PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LOG_LEVEL: 'silent',
-        STORAGE: 'mongodb', MONGODB_URI: database.uri('workplan_stall'), MONGODB_TIMEOUT_MS: String(TIMEOUT_MS),
-      });
+      const { app, url } = await appOver(database, { MONGODB_TIMEOUT_MS: String(TIMEOUT_MS) });
       try {
-        const url = await app.listening();
-        await untilReady(url, 30_000);
         const created = await send(url, { method: 'POST', path: '/api/v1/scale', headers: json, body: JSON.stringify({ value: 'antes' }) });
         expect(created.status).toBe(201);
         const id = (created.json as { data: { id: string } }).data.id;
@@ -80,6 +107,44 @@ describe.skipIf(ferretdb === undefined)('the app as a process over a MongoDB tha
         expect((await send(url, { method: 'PUT', path: `/api/v1/scale/${id}`, headers: json, body: JSON.stringify({ value: 'recuperado' }) })).status).toBe(200);
       } finally {
         database.thaw();
+        expect(await app.stop()).toBe(0);
+        await database.kill();
+      }
+    },
+    120_000,
+  );
+
+  it(
+    'hostile 7: lists answered by the request deadline stop their work in the database',
+    async () => {
+      const database = await OwnFerretDb.prepare(ferretdb ?? '');
+      await database.start();
+      const records = 30_000;
+      const id = await seed(database, records);
+      // The storage may take longer than the request: the deadline answers first, and the
+      // lists it answers must not go on running in the database.
+      const { app, url } = await appOver(database, { REQUEST_TIMEOUT_MS: '500', MONGODB_TIMEOUT_MS: '10000' });
+      try {
+        expect((await send(url, { path: `/api/v1/scale/${id}`, headers: { key } })).status).toBe(200);
+        // Each of these reads and sorts every record on FerretDB: some 0.4 s of work alone.
+        const lists = Array.from({ length: 16 }, () => send(url, { path: `/api/v1/scales/${records - 1000}/1000`, headers: { key } }));
+        const statuses = (await Promise.all(lists)).map((answer) => answer.status);
+        expect(statuses).toEqual(statuses.map(() => 503));
+
+        // A query's time limit runs from when the server starts it, which a busy server may
+        // do a little after the request began: half a second more settles every one.
+        const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+        const answered = await database.cpuMs();
+        await sleep(500);
+        const settled = await database.cpuMs();
+        await sleep(1500);
+        const workAfterMs = (await database.cpuMs()) - settled;
+        console.info(
+          `hostile 7: after 16 lists got their 503, FerretDB used ${settled - answered} ms of processor time in 0.5 s, then ${workAfterMs} ms in 1.5 s`,
+        );
+        expect(workAfterMs).toBeLessThan(200);
+        expect((await send(url, { path: `/api/v1/scale/${id}`, headers: { key } })).status).toBe(200);
+      } finally {
         expect(await app.stop()).toBe(0);
         await database.kill();
       }
