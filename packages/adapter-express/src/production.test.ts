@@ -4,6 +4,7 @@ import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { workSchedule, type ReadOptions, type RecordRepository } from '@workplan/core';
 import { expectProblem, send, type HttpAnswer } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type HitCounter } from './hit-store.js';
 import { type HttpAppOptions } from './http-app.js';
 import { type AnsweredRequest } from './response-observer.js';
 import { startMemoryApp, type MemoryApp } from './testing/memory-app.js';
@@ -52,6 +53,38 @@ describe('rate limits', () => {
     expect((await wrongFrom('203.0.113.1')).status).toBe(401);
     expect((await wrongFrom('203.0.113.1')).status).toBe(429);
     expect((await wrongFrom('203.0.113.2')).status).toBe(401);
+  });
+
+  it('hostile 6: counts through a shared hit counter, so two apps over one counter hold one limit between them', async () => {
+    const counts = new Map<string, number>();
+    const shared: HitCounter = {
+      hit: (hitKey, windowStart) => {
+        const hits = (counts.get(`${hitKey}@${windowStart}`) ?? 0) + 1;
+        counts.set(`${hitKey}@${windowStart}`, hits);
+        return Promise.resolve(hits);
+      },
+    };
+    const first = await startMemoryApp({ key, http: { rateLimitPerMinute: 4, hitCounter: shared } });
+    const second = await startMemoryApp({ key, http: { rateLimitPerMinute: 4, hitCounter: shared } });
+    try {
+      const list = (app: MemoryApp) => send(app.baseUrl, { path: '/api/v1/scales', headers: { key } });
+      const statuses = [];
+      for (const app of [first, second, first, second, first, second]) statuses.push((await list(app)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+      expect([...counts.keys()].every((counted) => counted.startsWith('requests:'))).toBe(true);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('hostile 6: answers 503 STORAGE_UNAVAILABLE with Retry-After, never 500, when the hit counter fails', async () => {
+    const unexpected: unknown[] = [];
+    const failing: HitCounter = { hit: () => Promise.reject(new Error('the database did not answer')) };
+    const baseUrl = await serve({ rateLimitPerMinute: 4, hitCounter: failing, onUnexpectedError: (error) => unexpected.push(error) });
+    const answer = await send(baseUrl, { path: '/api/v1/scales', headers: { key } });
+    expectProblem(answer, 503, 'STORAGE_UNAVAILABLE', 'Não foi possível retornar as escalas de trabalho.');
+    expect(answer.headers['retry-after']).toBe('2');
+    expect(unexpected).toEqual([]);
   });
 
   it('sends no rate limit headers when no limit is set', async () => {

@@ -1,5 +1,6 @@
 import { repositoriesOf, WorkplanError, type Repositories } from '@workplan/core';
 import { MongoClient, type Db } from 'mongodb';
+import { MongoHitCounter, type HitDocument } from './mongo-hit-counter.js';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
 import { DEFAULT_TIMEOUT_MS, withinTimeLimit } from './time-limit.js';
@@ -25,6 +26,8 @@ export interface MongoStorageOptions {
 export class MongoStorage {
   /** Each kind's repository, over the collection of its kind's name (`workSchedules`, `costCenters`). */
   readonly repositories: Repositories;
+  /** The rate limiter's counts, in `rateLimitHits`, shared by every instance using the database. */
+  readonly hitCounter: MongoHitCounter;
   readonly #indexed: MongoRecordRepository<string>[] = [];
   readonly #client: MongoClient;
   readonly #db: Db;
@@ -53,11 +56,12 @@ export class MongoStorage {
       this.#indexed.push(repository);
       return repository;
     });
+    this.hitCounter = new MongoHitCounter(this.#db.collection<HitDocument>('rateLimitHits'), timeoutMS);
   }
 
   /** Creates every collection's indexes; idempotent. */
   async ensureIndexes(): Promise<void> {
-    await Promise.all(this.#indexed.map((repository) => repository.ensureIndexes()));
+    await Promise.all([...this.#indexed.map((repository) => repository.ensureIndexes()), this.hitCounter.ensureIndexes()]);
   }
 
   /** Resolves when the server answers a ping in time; rejects with `storageUnavailable` otherwise. */

@@ -21,6 +21,7 @@ export function mongoStorageModule(config: Config): ContainerModule {
       .toResolvedValue((logger) => new MongoConnection(storage, (message) => { logger.warn(message); }), [ids.logger])
       .inSingletonScope();
     bind(ids.storage).toService(connection);
+    bind(ids.hitCounter).toConstantValue(storage.hitCounter);
     bind(ids.repositories).toResolvedValue(
       (c) => wrapRepositories(storage.repositories, (repository) => c.gate(repository)),
       [connection],
