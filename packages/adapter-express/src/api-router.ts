@@ -8,6 +8,7 @@ import { readJsonBody, requireJsonMediaType } from './json-body.js';
 import { identifyKey, requireKey } from './key-check.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
+import { requestSignal } from './request-context.js';
 import { type HttpResource, type Operation } from './resources.js';
 import { routeTable, type RouteMethods } from './route-table.js';
 
@@ -46,7 +47,8 @@ function resourceRoutes(
   ];
   const withBody = [requireJsonMediaType, ...readJsonBody];
   const list: RequestHandler = async (req, res) => {
-    const page = await catalog.list({ skip: pageNumber(param(req, 'skip')), limit: pageNumber(param(req, 'limit')) });
+    const request = { skip: pageNumber(param(req, 'skip')), limit: pageNumber(param(req, 'limit')) };
+    const page = await catalog.list(request, { signal: requestSignal(res) });
     if (page.next !== undefined) res.setHeader('Link', `<${basePath}/${plural}/${page.next.skip}/${page.next.limit}>; rel="next"`);
     sendSuccess(res, 200, page.records);
   };
@@ -61,7 +63,7 @@ function resourceRoutes(
     },
     [`/${singular}/:id`]: {
       get: guarded('find', `/${singular}/:id`, async (req, res) => {
-        const record = await catalog.find(idParam(req));
+        const record = await catalog.find(idParam(req), { signal: requestSignal(res) });
         if (noneMatchHits(req.get('If-None-Match'), record)) sendNotModified(res, entityTagOf(record));
         else sendRecord(res, 200, record);
       }),

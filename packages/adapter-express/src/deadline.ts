@@ -1,3 +1,4 @@
+import { WorkplanError } from '@workplan/core';
 import { type RequestHandler } from 'express';
 import { sendProblem } from './envelope.js';
 import { problemFor } from './problem-of.js';
@@ -18,8 +19,9 @@ export interface LateResult {
  * Answers a request not answered within `ms`, so a slow storage never holds a connection
  * open: 408 REQUEST_TIMEOUT while its body has not all arrived (the client was slow, and the
  * rest of its body is not read), else 503 STORAGE_UNAVAILABLE (only the storage can be
- * waited on then). Whatever the handler does later is dropped and handed to `onLate`, which
- * is not told of it as an error: the client was answered.
+ * waited on then). Reads in progress that asked for the request's signal are called off;
+ * whatever the handler does later is dropped and handed to `onLate`, which is not told of
+ * it as an error: the client was answered.
  */
 export function deadline(ms: number, onLate?: (late: LateResult) => void): RequestHandler {
   return (req, res, next) => {
@@ -31,6 +33,8 @@ export function deadline(ms: number, onLate?: (late: LateResult) => void): Reque
         onLate?.({ requestId, method: req.method, route, ...(error === undefined ? {} : { error }) });
       };
       sendProblem(res, req.complete ? problemFor('STORAGE_UNAVAILABLE') : slowClient);
+      // No one is left to read what the storage finds: have it stop looking.
+      context.readsInFlight?.abort(WorkplanError.storageUnavailable(new Error(`the request was answered at its deadline of ${ms} ms`)));
     }, ms);
     res.once('close', () => {
       clearTimeout(timer);

@@ -3,6 +3,7 @@ import { type ApiKeys } from './api-keys.js';
 import { createApiRouter } from './api-router.js';
 import { sendProblem, sendSuccess } from './envelope.js';
 import { problemOf } from './problem-of.js';
+import { type HitCounter } from './hit-store.js';
 import { HttpFailure } from './http-failure.js';
 import { corsPolicy } from './cors-policy.js';
 import { deadline, type LateResult } from './deadline.js';
@@ -29,6 +30,8 @@ export interface HttpAppOptions {
   readonly onResponse?: ResponseObserver;
   /** Requests a minute per key, and failed key attempts a minute per client address. */
   readonly rateLimitPerMinute?: number;
+  /** Where the rate limits count, shared by every instance; this process's memory when unset. */
+  readonly hitCounter?: HitCounter;
   /** Origins whose browser pages may call the API; none by default. */
   readonly corsOrigins?: readonly string[];
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` names the client. */
@@ -48,7 +51,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(identifyRequest(options.onResponse));
   if (options.requestTimeoutMs !== undefined) app.use(deadline(options.requestTimeoutMs, options.onLateResult));
   if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) app.use(corsPolicy(options.corsOrigins));
-  const rateLimits = options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute);
+  const rateLimits =
+    options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute, options.hitCounter);
   app.use('/api/v1', createApiRouter({ resources: options.resources, keys: options.keys, rateLimits }));
   app.use('/health', healthRouter(options.isReady));
   // The document describes the resources this app serves, not a list kept beside them.

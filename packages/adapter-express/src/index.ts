@@ -3,6 +3,7 @@ export { ApiKeys, fingerprintOf, MAX_KEY_BYTES } from './api-keys.js';
 export { createApiRouter, type ApiRouterOptions } from './api-router.js';
 export { answerClientError } from './client-error.js';
 export { type LateResult } from './deadline.js';
+export { type HitCounter } from './hit-store.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { drainable, type CutShort, type Drain } from './drain.js';
 export { createHttpServer, type HttpServerOptions } from './http-server.js';

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { workSchedule, type RecordRepository } from '@workplan/core';
+import { workSchedule, type ReadOptions, type RecordRepository } from '@workplan/core';
 import { expectProblem, send, type HttpAnswer } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type HitCounter } from './hit-store.js';
 import { type HttpAppOptions } from './http-app.js';
 import { type AnsweredRequest } from './response-observer.js';
 import { startMemoryApp, type MemoryApp } from './testing/memory-app.js';
@@ -52,6 +53,38 @@ describe('rate limits', () => {
     expect((await wrongFrom('203.0.113.1')).status).toBe(401);
     expect((await wrongFrom('203.0.113.1')).status).toBe(429);
     expect((await wrongFrom('203.0.113.2')).status).toBe(401);
+  });
+
+  it('hostile 6: counts through a shared hit counter, so two apps over one counter hold one limit between them', async () => {
+    const counts = new Map<string, number>();
+    const shared: HitCounter = {
+      hit: (hitKey, windowStart) => {
+        const hits = (counts.get(`${hitKey}@${windowStart}`) ?? 0) + 1;
+        counts.set(`${hitKey}@${windowStart}`, hits);
+        return Promise.resolve(hits);
+      },
+    };
+    const first = await startMemoryApp({ key, http: { rateLimitPerMinute: 4, hitCounter: shared } });
+    const second = await startMemoryApp({ key, http: { rateLimitPerMinute: 4, hitCounter: shared } });
+    try {
+      const list = (app: MemoryApp) => send(app.baseUrl, { path: '/api/v1/scales', headers: { key } });
+      const statuses = [];
+      for (const app of [first, second, first, second, first, second]) statuses.push((await list(app)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+      expect([...counts.keys()].every((counted) => counted.startsWith('requests:'))).toBe(true);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('hostile 6: answers 503 STORAGE_UNAVAILABLE with Retry-After, never 500, when the hit counter fails', async () => {
+    const unexpected: unknown[] = [];
+    const failing: HitCounter = { hit: () => Promise.reject(new Error('the database did not answer')) };
+    const baseUrl = await serve({ rateLimitPerMinute: 4, hitCounter: failing, onUnexpectedError: (error) => unexpected.push(error) });
+    const answer = await send(baseUrl, { path: '/api/v1/scales', headers: { key } });
+    expectProblem(answer, 503, 'STORAGE_UNAVAILABLE', 'Não foi possível retornar as escalas de trabalho.');
+    expect(answer.headers['retry-after']).toBe('2');
+    expect(unexpected).toEqual([]);
   });
 
   it('sends no rate limit headers when no limit is set', async () => {
@@ -151,6 +184,31 @@ describe('time and size', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(unexpected).toEqual([]);
     expect(lateResults.sort()).toEqual(['DELETE', 'GET', 'GET', 'POST', 'PUT']);
+  });
+
+  it('hostile 7: a find or a list answered by the deadline is called off through the signal its storage was given', async () => {
+    const calledOff: string[] = [];
+    // Reads that never end by themselves: only their signal can end them.
+    const untilCalledOff = (name: string) => (_what: unknown, options?: ReadOptions) =>
+      new Promise<never>((_resolve, reject) => {
+        const signal = options?.signal;
+        signal?.addEventListener('abort', () => { calledOff.push(name); reject(new Error(`${name} called off`)); }, { once: true });
+      });
+    const inner = new MemoryRecordRepository(workSchedule);
+    const workSchedules: RecordRepository<'value'> = {
+      insert: (record, key) => inner.insert(record, key),
+      update: (id, change, expected) => inner.update(id, change, expected),
+      delete: (id, expected) => inner.delete(id, expected),
+      findById: untilCalledOff('find'),
+      list: untilCalledOff('list'),
+    };
+    const baseUrl = await serve({ requestTimeoutMs: 100 }, workSchedules);
+    const answers = await Promise.all([
+      send(baseUrl, { path: '/api/v1/scale/0190a000-0000-7000-8000-000000000001', headers: { key } }),
+      send(baseUrl, { path: '/api/v1/scales', headers: { key } }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([503, 503]);
+    expect(calledOff.sort()).toEqual(['find', 'list']);
   });
 
   it('refuses a body over the limit as soon as Content-Length says so, before it is sent', async () => {

@@ -14,6 +14,8 @@ export interface RequestContext {
    * a failure, a header they set) has no one left to tell, and is handed here to be dropped.
    */
   dropLateResult?: (error?: unknown) => void;
+  /** Made when a read first asks for the request's signal; aborted when the deadline answers. */
+  readsInFlight?: AbortController;
 }
 
 // A symbol-keyed property of the response rather than a WeakMap entry: every response takes
@@ -34,4 +36,11 @@ export function beginContext(res: ServerResponse, requestId: string): RequestCon
 /** The context of a request; one is made if the request skipped the first middleware. */
 export function contextOf(res: ServerResponse): RequestContext {
   return (res as WithContext)[CONTEXT] ?? beginContext(res, '');
+}
+
+/** A signal that aborts when the request is answered without its result (by the deadline), for the reads it makes. */
+export function requestSignal(res: ServerResponse): AbortSignal {
+  const context = contextOf(res);
+  context.readsInFlight ??= new AbortController();
+  return context.readsInFlight.signal;
 }

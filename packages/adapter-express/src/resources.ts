@@ -1,4 +1,12 @@
-import { type ExpectedRevisions, type KindName, type Page, type PageRequest, type RecordBase, type Workplan } from '@workplan/core';
+import {
+  type ExpectedRevisions,
+  type KindName,
+  type Page,
+  type PageRequest,
+  type ReadOptions,
+  type RecordBase,
+  type Workplan,
+} from '@workplan/core';
 import { type Gender } from './openapi/portuguese.js';
 
 /** The five operations of a resource. */
@@ -13,8 +21,8 @@ export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
 export interface ResourceCatalog {
   create(document: unknown): Promise<RecordBase>;
   update(id: string, document: unknown, expected?: ExpectedRevisions): Promise<RecordBase>;
-  find(id: string): Promise<RecordBase>;
-  list(page: PageRequest): Promise<{ readonly records: readonly RecordBase[]; readonly next?: Page }>;
+  find(id: string, options?: ReadOptions): Promise<RecordBase>;
+  list(page: PageRequest, options?: ReadOptions): Promise<{ readonly records: readonly RecordBase[]; readonly next?: Page }>;
   delete(id: string, expected?: ExpectedRevisions): Promise<void>;
 }
 

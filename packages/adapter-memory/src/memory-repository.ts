@@ -3,6 +3,7 @@ import {
   WorkplanError,
   type CatalogRecord,
   type Page,
+  type ReadOptions,
   type RecordKind,
   type RecordRepository,
   type TextChange,
@@ -55,12 +56,15 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     return this.#toRecord(updated);
   }
 
-  async findById(id: string): Promise<CatalogRecord<F> | undefined> {
+  // A read here is done in one step, so a signal can only call it off before it starts.
+  async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
+    options?.signal?.throwIfAborted();
     const entry = this.#byId.get(id);
     return entry && this.#toRecord(entry);
   }
 
-  async list(page: Page): Promise<CatalogRecord<F>[]> {
+  async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
+    options?.signal?.throwIfAborted();
     const slice = this.#ordered.slice(page.skip, page.skip + page.limit);
     return slice.map((entry) => this.#toRecord(entry));
   }

@@ -1,4 +1,5 @@
 /** @workplan/adapter-mongodb: repositories kept in MongoDB, one collection per kind of record. */
+export { MongoHitCounter, type HitDocument } from './mongo-hit-counter.js';
 export { MongoRecordRepository, type MongoRecordRepositoryOptions } from './mongo-repository.js';
 export { connectMongo, MongoStorage, type MongoStorageOptions } from './mongo-storage.js';
 export { type RecordDocument } from './record-document.js';

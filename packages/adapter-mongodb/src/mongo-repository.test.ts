@@ -1,6 +1,6 @@
 import { workSchedule, WorkplanError, uniquenessKey } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
-import { MongoServerError, UUID, type Collection } from 'mongodb';
+import { MongoServerError, UUID, type Collection, type Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
@@ -42,5 +42,59 @@ describe('MongoRecordRepository under create/delete churn', () => {
     await expect(repository.insert(record, uniquenessKey('12x36'))).rejects.toSatisfy(
       (error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable',
     );
+  });
+});
+
+/** A promise that never settles unless `signal` aborts, when it rejects with its reason: a server that never answers. */
+function noAnswer(options?: { signal?: AbortSignal }): Promise<never> {
+  const signal = options?.signal;
+  return new Promise((_resolve, reject) => {
+    signal?.addEventListener('abort', () => { reject(signal.reason as Error); }, { once: true });
+  });
+}
+
+/** A collection on a frozen server: every call waits for an answer that never comes. */
+function frozenCollection<T extends Document>(): Collection<T> {
+  type Options = { signal?: AbortSignal } | undefined;
+  const cursor = (options: Options) => {
+    const chain = { sort: () => chain, skip: () => chain, limit: () => chain, toArray: () => noAnswer(options) };
+    return chain;
+  };
+  const fake = {
+    insertOne: (_document: unknown, options: Options) => noAnswer(options),
+    findOne: (_filter: unknown, options: Options) => noAnswer(options),
+    find: (_filter: unknown, options: Options) => cursor(options),
+    findOneAndUpdate: (_filter: unknown, _update: unknown, options: Options) => noAnswer(options),
+    deleteOne: (_filter: unknown, options: Options) => noAnswer(options),
+    createIndexes: (_indexes: unknown, options: Options) => noAnswer(options),
+  };
+  return fake as unknown as Collection<T>;
+}
+
+describe('MongoRecordRepository over a server that never answers', () => {
+  const timeoutMS = 200;
+  const repository = new MongoRecordRepository({
+    kind: workSchedule,
+    collection: frozenCollection<RecordDocument>(),
+    claims: frozenCollection<ClaimDocument>(),
+    timeoutMS,
+  });
+  const record = buildRecord(workSchedule, { text: 'parado' });
+  const change = { text: 'x', key: 'x', updatedAt: new Date() };
+
+  it.each([
+    ['insert', () => repository.insert(record, 'parado')],
+    ['findById', () => repository.findById(record.id)],
+    ['list', () => repository.list({ skip: 0, limit: 10 })],
+    ['update', () => repository.update(record.id, change)],
+    ['update on condition', () => repository.update(record.id, change, record.updatedAt)],
+    ['delete', () => repository.delete(record.id)],
+    ['delete on condition', () => repository.delete(record.id, record.updatedAt)],
+    ['ensureIndexes', () => repository.ensureIndexes()],
+  ])('hostile 4: %s rejects with storageUnavailable once timeoutMS has passed', async (_name, call) => {
+    const started = performance.now();
+    await expect(call()).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMS - 5);
+    expect(performance.now() - started).toBeLessThan(timeoutMS + 150);
   });
 });

@@ -1,7 +1,9 @@
 import {
   WorkplanError,
+  type AbortSignalLike,
   type CatalogRecord,
   type Page,
+  type ReadOptions,
   type RecordKind,
   type RecordRepository,
   type TextChange,
@@ -10,6 +12,7 @@ import { type Collection, type IndexDescription, type UUID } from 'mongodb';
 import { guardDriverCall, isDuplicateKeyError, KEY_INDEX, translateDriverError } from './driver-errors.js';
 import { toDocument, toRecord, type RecordDocument } from './record-document.js';
 import { fromBsonId, toBsonId } from './record-id.js';
+import { abortableBy, DEFAULT_TIMEOUT_MS, withinTimeLimit } from './time-limit.js';
 import { WriteClaims, type ClaimDocument } from './write-claims.js';
 
 /** The order lists follow. */
@@ -33,58 +36,81 @@ export interface MongoRecordRepositoryOptions<F extends string> {
   readonly collection: Collection<RecordDocument>;
   /** Where conditional writes claim the state they expect, such as `workSchedules.claims`. */
   readonly claims: Collection<ClaimDocument>;
+  /** The longest one call may take, all its round trips together; default 2000. */
+  readonly timeoutMS?: number;
 }
 
 /**
  * Records of one kind in one MongoDB collection. The unique index on `key` enforces
- * uniqueness, so concurrent writers cannot both win; driver outages reject with
- * `WorkplanError.storageUnavailable`.
+ * uniqueness, so concurrent writers cannot both win. Each call, all its round trips
+ * together, takes `timeoutMS` at most; driver outages and calls that run out of time
+ * reject with `WorkplanError.storageUnavailable`.
  */
 export class MongoRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;
   readonly #collection: Collection<RecordDocument>;
   readonly #claims: WriteClaims;
+  readonly #timeoutMS: number;
 
   constructor(options: MongoRecordRepositoryOptions<F>) {
     this.kind = options.kind;
     this.#collection = options.collection;
-    this.#claims = new WriteClaims(options.claims);
+    this.#timeoutMS = options.timeoutMS ?? DEFAULT_TIMEOUT_MS;
+    this.#claims = new WriteClaims(options.claims, this.#timeoutMS);
   }
 
   /** Creates the indexes the repository relies on; safe to call on every start. */
   async ensureIndexes(): Promise<void> {
     // One index per command: FerretDB 1.24 drops the connection when one createIndexes
     // names several indexes that already exist.
-    for (const index of INDEXES) await guardDriverCall(() => this.#collection.createIndexes([index]));
+    for (const index of INDEXES) {
+      await this.#withinTime((signal) => guardDriverCall(() => this.#collection.createIndexes([index], abortableBy(signal, {}))));
+    }
   }
 
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
     const document = toDocument(this.kind, record, key);
-    await this.#claimingKey(key, () => this.#collection.insertOne(document));
+    await this.#withinTime((signal) => this.#claimingKey(key, signal, () => this.#collection.insertOne(document, abortableBy(signal, {}))));
   }
 
   async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
     const filter = filterOf(id, expectedUpdatedAt);
     if (filter === undefined) return undefined;
     const $set = { [this.kind.field]: change.text, key: change.key, updatedAt: change.updatedAt };
-    const updated = await this.#conditionally(id, expectedUpdatedAt, () =>
-      this.#claimingKey(change.key, () => this.#collection.findOneAndUpdate(filter, { $set }, { returnDocument: 'after' })),
+    const updated = await this.#withinTime((signal) =>
+      this.#conditionally(id, expectedUpdatedAt, signal, () =>
+        this.#claimingKey(change.key, signal, () =>
+          this.#collection.findOneAndUpdate(filter, { $set }, abortableBy(signal, { returnDocument: 'after' as const })),
+        ),
+      ),
     );
     return updated === null || updated === undefined ? undefined : toRecord(this.kind, updated);
   }
 
-  async findById(id: string): Promise<CatalogRecord<F> | undefined> {
+  async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
+    options?.signal?.throwIfAborted();
     const _id = toBsonId(id);
     if (_id === undefined) return undefined;
-    const found = await guardDriverCall(() => this.#collection.findOne({ _id }));
+    const found = await this.#withinTime(
+      (signal) => guardDriverCall(() => this.#collection.findOne({ _id }, { signal, maxTimeMS: this.#timeoutMS })),
+      options?.signal,
+    );
     return found === null ? undefined : toRecord(this.kind, found);
   }
 
-  async list(page: Page): Promise<CatalogRecord<F>[]> {
+  async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
+    options?.signal?.throwIfAborted();
     // MongoDB reads a limit of 0 as "no limit"; the port means "nothing".
     if (page.limit < 1) return [];
-    const documents = await guardDriverCall(() =>
-      this.#collection.find({}).sort(LIST_ORDER).skip(page.skip).limit(page.limit).toArray(),
+    // maxTimeMS has the server itself end the query when the time is up: FerretDB goes on
+    // with a query whose client has left, and ends it only then. A signal that aborts
+    // closes the cursor and the connection it was read from.
+    const documents = await this.#withinTime(
+      (signal) =>
+        guardDriverCall(() =>
+          this.#collection.find({}, { signal, maxTimeMS: this.#timeoutMS }).sort(LIST_ORDER).skip(page.skip).limit(page.limit).toArray(),
+        ),
+      options?.signal,
     );
     return documents.map((document) => toRecord(this.kind, document));
   }
@@ -92,23 +118,37 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
     const filter = filterOf(id, expectedUpdatedAt);
     if (filter === undefined) return false;
-    const result = await this.#conditionally(id, expectedUpdatedAt, () => guardDriverCall(() => this.#collection.deleteOne(filter)));
+    const result = await this.#withinTime((signal) =>
+      this.#conditionally(id, expectedUpdatedAt, signal, () =>
+        guardDriverCall(() => this.#collection.deleteOne(filter, abortableBy(signal, {}))),
+      ),
+    );
     return result?.deletedCount === 1;
   }
 
+  /** Runs `call` with a signal for its driver calls that ends them all when the call's time is up, or when `caller` aborts. */
+  async #withinTime<T>(call: (signal: AbortSignal) => Promise<T>, caller?: AbortSignalLike): Promise<T> {
+    return withinTimeLimit(this.#timeoutMS, caller, call);
+  }
+
   /** Runs a write whose filter expects `expectedUpdatedAt` holding the claim on that state; unconditional writes run as they are. */
-  async #conditionally<T>(id: string, expectedUpdatedAt: Date | undefined, write: () => Promise<T>): Promise<T | undefined> {
-    return expectedUpdatedAt === undefined ? write() : this.#claims.exclusively(id, expectedUpdatedAt, write);
+  async #conditionally<T>(
+    id: string,
+    expectedUpdatedAt: Date | undefined,
+    signal: AbortSignal,
+    write: () => Promise<T>,
+  ): Promise<T | undefined> {
+    return expectedUpdatedAt === undefined ? write() : this.#claims.exclusively(id, expectedUpdatedAt, signal, write);
   }
 
   /** Runs a write that sets `key`; when another record holds it, rejects with a conflict naming that record. */
-  async #claimingKey<T>(key: string, write: () => Promise<T>): Promise<T> {
+  async #claimingKey<T>(key: string, signal: AbortSignal, write: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await write();
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw translateDriverError(error);
-        const holder = await guardDriverCall(() => this.#collection.findOne({ key }, { projection: { _id: 1 } }));
+        const holder = await guardDriverCall(() => this.#collection.findOne({ key }, { projection: { _id: 1 }, signal }));
         if (holder !== null) throw WorkplanError.conflict(fromBsonId(holder._id));
         if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw WorkplanError.storageUnavailable(error);
       }

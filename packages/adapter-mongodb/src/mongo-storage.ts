@@ -1,7 +1,9 @@
 import { repositoriesOf, WorkplanError, type Repositories } from '@workplan/core';
 import { MongoClient, type Db } from 'mongodb';
+import { MongoHitCounter, type HitDocument } from './mongo-hit-counter.js';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
+import { DEFAULT_TIMEOUT_MS, withinTimeLimit } from './time-limit.js';
 import { type ClaimDocument } from './write-claims.js';
 
 export interface MongoStorageOptions {
@@ -9,17 +11,12 @@ export interface MongoStorageOptions {
   readonly uri: string;
   /** The database; defaults to the one the URI names (the driver falls back to `test`). */
   readonly dbName?: string;
-  /** How long an operation waits for a server to answer at all; default 2000. */
-  readonly serverSelectionTimeoutMS?: number;
-  /** How long opening one connection may take; default 2000. */
-  readonly connectTimeoutMS?: number;
-  /** How long a connection may sit silent inside one operation; default 10000. */
-  readonly socketTimeoutMS?: number;
+  /**
+   * The longest one repository call (all its round trips together) or a readiness ping may
+   * take before rejecting with `storageUnavailable`; default 2000.
+   */
+  readonly timeoutMS?: number;
 }
-
-// Short by design: a request should get a 503 in about two seconds, not hang for the
-// driver's defaults of 30 s (selection, connect) and forever (socket).
-const DEFAULTS = { serverSelectionTimeoutMS: 2000, connectTimeoutMS: 2000, socketTimeoutMS: 10_000 };
 
 /**
  * Owns one MongoClient and the repositories over it, one collection per kind of record.
@@ -29,43 +26,50 @@ const DEFAULTS = { serverSelectionTimeoutMS: 2000, connectTimeoutMS: 2000, socke
 export class MongoStorage {
   /** Each kind's repository, over the collection of its kind's name (`workSchedules`, `costCenters`). */
   readonly repositories: Repositories;
+  /** The rate limiter's counts, in `rateLimitHits`, shared by every instance using the database. */
+  readonly hitCounter: MongoHitCounter;
   readonly #indexed: MongoRecordRepository<string>[] = [];
   readonly #client: MongoClient;
   readonly #db: Db;
-  readonly #pingTimeoutMS: number;
+  readonly #timeoutMS: number;
 
   constructor(options: MongoStorageOptions) {
-    const serverSelectionTimeoutMS = options.serverSelectionTimeoutMS ?? DEFAULTS.serverSelectionTimeoutMS;
+    const timeoutMS = options.timeoutMS ?? DEFAULT_TIMEOUT_MS;
+    // Each call of ours is ended at timeoutMS by its own signal (time-limit.ts). These bound
+    // what no signal reaches: the driver's monitoring, and its own calls such as closing a
+    // cursor; the socket's is twice the time, so it never cuts one of ours short.
     this.#client = new MongoClient(options.uri, {
       appName: 'workplan',
-      serverSelectionTimeoutMS,
-      connectTimeoutMS: options.connectTimeoutMS ?? DEFAULTS.connectTimeoutMS,
-      socketTimeoutMS: options.socketTimeoutMS ?? DEFAULTS.socketTimeoutMS,
+      serverSelectionTimeoutMS: timeoutMS,
+      connectTimeoutMS: timeoutMS,
+      socketTimeoutMS: 2 * timeoutMS,
     });
-    this.#pingTimeoutMS = serverSelectionTimeoutMS;
+    this.#timeoutMS = timeoutMS;
     this.#db = this.#client.db(options.dbName);
     this.repositories = repositoriesOf((kind, name) => {
       const repository = new MongoRecordRepository({
         kind,
         collection: this.#db.collection<RecordDocument>(name),
         claims: this.#db.collection<ClaimDocument>(`${name}.claims`),
+        timeoutMS,
       });
       this.#indexed.push(repository);
       return repository;
     });
+    this.hitCounter = new MongoHitCounter(this.#db.collection<HitDocument>('rateLimitHits'), timeoutMS);
   }
 
   /** Creates every collection's indexes; idempotent. */
   async ensureIndexes(): Promise<void> {
-    await Promise.all(this.#indexed.map((repository) => repository.ensureIndexes()));
+    await Promise.all([...this.#indexed.map((repository) => repository.ensureIndexes()), this.hitCounter.ensureIndexes()]);
   }
 
   /** Resolves when the server answers a ping in time; rejects with `storageUnavailable` otherwise. */
   async ping(): Promise<void> {
     try {
-      // timeoutMS bounds the whole call, so a server that accepts but never answers
-      // still fails the readiness check in time.
-      await this.#db.command({ ping: 1 }, { timeoutMS: this.#pingTimeoutMS });
+      // Bounded as a whole, so a server that accepts but never answers still fails the
+      // readiness check in time.
+      await withinTimeLimit(this.#timeoutMS, undefined, (signal) => this.#db.command({ ping: 1 }, { signal }));
     } catch (error) {
       // Readiness asks only "does it answer"; any failure, even a refusal, means no.
       throw WorkplanError.storageUnavailable(error);

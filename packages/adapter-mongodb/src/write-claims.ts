@@ -1,5 +1,7 @@
+import { WorkplanError } from '@workplan/core';
 import { type Collection } from 'mongodb';
 import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
+import { abortableBy } from './time-limit.js';
 
 /** A claim on one state of one record, named by the record's id and the `updatedAt` a write expects. */
 export interface ClaimDocument {
@@ -7,9 +9,11 @@ export interface ClaimDocument {
   claimedAt: Date;
 }
 
-// A claim older than this was left by a writer that stopped between claiming and releasing
-// (a crash, a lost connection): every driver call it makes is bounded far below this.
-const CLAIM_LEASE_MS = 30_000;
+// Instances' clocks may disagree by this much when one judges the age of another's claim.
+const CLOCK_ALLOWANCE_MS = 1000;
+// The least a claim whose writer had no answer is kept: a write sent to a stalled server may
+// still land when the server wakes, so no other writer may assume it did not.
+const MIN_LEASE_MS = 30_000;
 // How long a writer that found the state claimed waits before its caller reads again, so
 // that losers of a race do not spin while the winner writes.
 const CONTENTION_PAUSE_MS = 10;
@@ -23,48 +27,84 @@ const ATTEMPTS_ON_RELEASED_CLAIM = 3;
  * `_id` (FerretDB#2168), so two writers expecting one state could both win there. So a
  * writer first inserts a claim named after the record and the state it expects: `_id` is
  * unique on every such server, so exactly one claims it. The claim goes when the write is
- * done. A claim older than the lease is superseded by its successor (its name plus `+`),
- * which again only one writer can insert.
+ * done.
+ *
+ * A live writer holds its claim for one repository call, `timeoutMS` at most. A claim older
+ * than that was left by a writer that had no answer (a stalled server, a crash) and whose
+ * write may yet land: writes expecting that state are refused as `storageUnavailable` until
+ * the lease ends (30 s, or twice the call's time if longer); then a successor (its name
+ * plus `+`), which again only one writer can insert, supersedes it.
  */
 export class WriteClaims {
   readonly #collection: Collection<ClaimDocument>;
+  readonly #heldForMs: number;
+  readonly #leaseMs: number;
 
-  constructor(collection: Collection<ClaimDocument>) {
+  /** Claims in `collection`, taken by writers whose calls last `timeoutMS` at most. */
+  constructor(collection: Collection<ClaimDocument>, timeoutMS: number) {
     this.#collection = collection;
+    this.#heldForMs = timeoutMS + CLOCK_ALLOWANCE_MS;
+    this.#leaseMs = Math.max(MIN_LEASE_MS, 2 * this.#heldForMs);
   }
 
   /**
    * Runs `write` holding the claim on `recordId` at `expectedUpdatedAt`, and releases it;
    * resolves `undefined`, after a short pause, when another writer holds that claim.
+   * `signal` bounds the driver calls made here, as it bounds those of `write`.
    */
-  async exclusively<T>(recordId: string, expectedUpdatedAt: Date, write: () => Promise<T>): Promise<T | undefined> {
-    const claim = await this.#claim(`${recordId}@${expectedUpdatedAt.getTime()}`);
+  async exclusively<T>(
+    recordId: string,
+    expectedUpdatedAt: Date,
+    signal: AbortSignal,
+    write: () => Promise<T>,
+  ): Promise<T | undefined> {
+    const claim = await this.#claim(`${recordId}@${expectedUpdatedAt.getTime()}`, signal);
     if (claim === undefined) {
       await new Promise((resolve) => setTimeout(resolve, CONTENTION_PAUSE_MS));
       return undefined;
     }
+    let written: T;
     try {
-      return await write();
-    } finally {
-      await guardDriverCall(() => this.#collection.deleteOne({ _id: claim }));
+      written = await write();
+    } catch (error) {
+      // A write with no answer may still land, so its claim stays until the lease ends.
+      if (!isUnanswered(error)) await this.#release(claim, signal);
+      throw error;
     }
+    await this.#release(claim, signal);
+    return written;
   }
 
   /** Inserts the claim `name`, or the successor of a left-behind one; `undefined` when a live writer holds it. */
-  async #claim(name: string): Promise<string | undefined> {
+  async #claim(name: string, signal: AbortSignal): Promise<string | undefined> {
     let candidate = name;
     for (let released = 0; released < ATTEMPTS_ON_RELEASED_CLAIM; ) {
       try {
-        await this.#collection.insertOne({ _id: candidate, claimedAt: new Date() });
+        await this.#collection.insertOne({ _id: candidate, claimedAt: new Date() }, abortableBy(signal, {}));
         return candidate;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw translateDriverError(error);
       }
-      const held = await guardDriverCall(() => this.#collection.findOne({ _id: candidate }));
-      if (held === null) released += 1;
-      else if (Date.now() - held.claimedAt.getTime() < CLAIM_LEASE_MS) return undefined;
+      const held = await guardDriverCall(() => this.#collection.findOne({ _id: candidate }, { signal }));
+      const age = held === null ? undefined : Date.now() - held.claimedAt.getTime();
+      if (age === undefined) released += 1;
+      else if (age < this.#heldForMs) return undefined;
+      else if (age < this.#leaseMs) throw WorkplanError.storageUnavailable(new Error(`claim ${candidate} was left by a write that had no answer`));
       else candidate += '+';
     }
     return undefined;
   }
+
+  /**
+   * Removes the claim. The write's outcome stands either way: when the removal gets no
+   * answer, the claim is left to its lease, and writers meanwhile get `storageUnavailable`.
+   */
+  async #release(claim: string, signal: AbortSignal): Promise<void> {
+    await this.#collection.deleteOne({ _id: claim }, abortableBy(signal, {})).catch(() => undefined);
+  }
+}
+
+/** Whether a write failed for want of an answer, so that it may still have been carried out. */
+function isUnanswered(error: unknown): boolean {
+  return WorkplanError.is(error) && error.kind === 'storageUnavailable';
 }

@@ -2,6 +2,7 @@
 export { backupDatabase } from './backup.js';
 export { SqliteOpenError, type SqliteOpenErrorKind } from './open-errors.js';
 export { SCHEMA_VERSION } from './schema.js';
+export { SqliteHitCounter } from './sqlite-hit-counter.js';
 export { SqliteRecordRepository } from './sqlite-repository.js';
 export {
   DEFAULT_BUSY_TIMEOUT_MS,

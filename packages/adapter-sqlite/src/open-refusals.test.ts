@@ -37,7 +37,7 @@ describe('SqliteStorage.open refuses', () => {
     const path = files.databasePath();
     writeDatabase(path, mode, 3);
     const before = readFileSync(path);
-    expectRefusal(path, 'newerSchema', `${path} was written by schema version 3; this workplan knows up to version 1`);
+    expectRefusal(path, 'newerSchema', `${path} was written by schema version 3; this workplan knows up to version 2`);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 

@@ -2,6 +2,7 @@ import { costCenter, workSchedule } from '@workplan/core';
 import { type DatabaseSync } from 'node:sqlite';
 import { SqliteOpenError } from './open-errors.js';
 import { createRecordTableSql } from './record-table.js';
+import { CREATE_HIT_TABLE_SQL } from './sqlite-hit-counter.js';
 
 /** One step of the schema: entry N takes a file from version N to version N + 1. */
 type Migration = (db: DatabaseSync) => void;
@@ -11,6 +12,10 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(createRecordTableSql(workSchedule));
     db.exec(createRecordTableSql(costCenter));
+  },
+  // Version 2: the rate limiter's counts, shared by every process serving the file.
+  (db) => {
+    db.exec(CREATE_HIT_TABLE_SQL);
   },
 ];
 

@@ -3,6 +3,7 @@ import {
   WorkplanError,
   type CatalogRecord,
   type Page,
+  type ReadOptions,
   type RecordKind,
   type RecordRepository,
   type TextChange,
@@ -69,12 +70,16 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     return row === undefined ? undefined : this.#toRecord(row);
   }
 
-  async findById(id: string): Promise<CatalogRecord<F> | undefined> {
+  // node:sqlite runs a statement to its end once started, so a signal can only call a
+  // read off before it starts.
+  async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
+    options?.signal?.throwIfAborted();
     const row = guardSqliteCall(() => this.#findById.get(id));
     return row === undefined ? undefined : this.#toRecord(row);
   }
 
-  async list(page: Page): Promise<CatalogRecord<F>[]> {
+  async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
+    options?.signal?.throwIfAborted();
     const rows: unknown[] = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
     return rows.map((row) => this.#toRecord(row));
   }

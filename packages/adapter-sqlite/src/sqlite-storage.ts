@@ -6,6 +6,7 @@ import { retryWhileBusy } from './busy-retry.js';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure } from './open-errors.js';
 import { migrate, refuseNewerSchema } from './schema.js';
+import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 
 export interface SqliteStorageOptions {
@@ -44,6 +45,8 @@ export class SqliteStorage {
   readonly path: string;
   /** Each kind's repository (`workSchedules` in table `work_schedules`, `costCenters` in `cost_centers`). */
   readonly repositories: Repositories;
+  /** The rate limiter's counts, shared by every process serving the file. */
+  readonly hitCounter: SqliteHitCounter;
   readonly #db: DatabaseSync;
   readonly #readiness: StatementSync;
 
@@ -52,6 +55,7 @@ export class SqliteStorage {
     this.path = path;
     this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
     this.repositories = repositoriesOf((kind) => this.repositoryFor(kind));
+    this.hitCounter = new SqliteHitCounter(db);
   }
 
   /**

@@ -78,6 +78,14 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('hostile 7: warns that MongoDB calls end with the request when MONGODB_TIMEOUT_MS is the longer', () => {
+    const env = { STORAGE: 'mongodb', MONGODB_URI: 'mongodb://db/', MONGODB_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' };
+    expect(parseConfig(env).warnings).toEqual([
+      'MONGODB_TIMEOUT_MS is longer than REQUEST_TIMEOUT_MS: MongoDB calls end at 4000 ms, with the request',
+    ]);
+    expect(parseConfig({ ...env, MONGODB_TIMEOUT_MS: '4000' }).warnings).toEqual([]);
+  });
+
   it('reads the production settings', () => {
     const config = parseConfig({
       LOG_LEVEL: 'warn',

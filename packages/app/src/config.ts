@@ -120,6 +120,9 @@ function warningsOf(config: Config, env: Env): string[] {
   if (config.storage !== 'mongodb' && blankToUndefined(env.MONGODB_PASSWORD_FILE) !== undefined) {
     warnings.push('MONGODB_PASSWORD_FILE is set but STORAGE is not mongodb: it is ignored');
   }
+  if (config.storage === 'mongodb' && config.mongodbTimeoutMs > config.requestTimeoutMs) {
+    warnings.push(`MONGODB_TIMEOUT_MS is longer than REQUEST_TIMEOUT_MS: MongoDB calls end at ${config.requestTimeoutMs} ms, with the request`);
+  }
   for (const name of ['SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS']) {
     if (config.storage !== 'sqlite' && blankToUndefined(env[name]) !== undefined) {
       warnings.push(`${name} is set but STORAGE is not sqlite: it is ignored`);

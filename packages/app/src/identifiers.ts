@@ -1,5 +1,5 @@
 import { type RequestListener } from 'node:http';
-import { type ApiKeys, type ResponseObserver } from '@workplan/adapter-express';
+import { type ApiKeys, type HitCounter, type ResponseObserver } from '@workplan/adapter-express';
 import { type Clock, type IdGenerator, type Repositories, type Workplan } from '@workplan/core';
 import { type ServiceIdentifier } from 'inversify';
 import { type Logger } from 'pino';
@@ -24,6 +24,8 @@ export const ids = {
   /** One repository per kind of record, from the storage the configuration names. */
   repositories: Symbol('Repositories') as ServiceIdentifier<Repositories>,
   storage: Symbol('StorageLifecycle') as ServiceIdentifier<StorageLifecycle>,
+  /** Where the rate limits count, in the storage's database; `null` keeps them in this process (memory storage). */
+  hitCounter: Symbol('HitCounter') as ServiceIdentifier<HitCounter | null>,
   workplan: Symbol('Workplan') as ServiceIdentifier<Workplan>,
   /** Where log lines are batched; `null` when they are pretty-printed to a terminal. */
   logOutput: Symbol('LogOutput') as ServiceIdentifier<LineBatch | null>,

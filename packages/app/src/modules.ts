@@ -22,6 +22,8 @@ export const coreModule = new ContainerModule(({ bind }) => {
 /** Records in the process only: for tests, and for trying the service without a file. */
 export const memoryStorageModule = new ContainerModule(({ bind }) => {
   bind(ids.repositories).toConstantValue(repositoriesOf((kind) => new MemoryRecordRepository(kind)));
+  // One process holds the records, so it may as well hold the rate limits' counts.
+  bind(ids.hitCounter).toConstantValue(null);
   bind(ids.storage).toConstantValue({
     open: () => undefined,
     isReady: () => Promise.resolve(true),
@@ -47,7 +49,7 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
 export const httpModule = new ContainerModule(({ bind }) => {
   bind(ids.httpApp)
     .toResolvedValue(
-      (workplan, apiKeys, storage, config, logger, metrics, onResponse) =>
+      (workplan, apiKeys, storage, hitCounter, config, logger, metrics, onResponse) =>
         createHttpApp({
           resources: httpResourcesOf(workplan),
           keys: apiKeys,
@@ -60,12 +62,13 @@ export const httpModule = new ContainerModule(({ bind }) => {
           },
           onResponse,
           ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
+          ...(hitCounter === null ? {} : { hitCounter }),
           ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
           corsOrigins: config.corsOrigins,
           requestTimeoutMs: config.requestTimeoutMs,
           routes: metrics === null ? [] : [metrics.router()],
         }),
-      [ids.workplan, ids.apiKeys, ids.storage, ids.config, ids.logger, ids.metrics, ids.responseObserver],
+      [ids.workplan, ids.apiKeys, ids.storage, ids.hitCounter, ids.config, ids.logger, ids.metrics, ids.responseObserver],
     )
     .inSingletonScope();
 });

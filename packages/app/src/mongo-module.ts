@@ -13,7 +13,9 @@ export function mongoStorageModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     const storage = new MongoStorage({
       uri: config.mongodbUri ?? '',
-      serverSelectionTimeoutMS: config.mongodbTimeoutMs,
+      // No storage call outlives the request that made it: its time limit, which finds and
+      // lists also send to the server as maxTimeMS, ends by the request's deadline.
+      timeoutMS: Math.min(config.mongodbTimeoutMs, config.requestTimeoutMs),
     });
     // The connection's warning names the failure only; its cause (code and message, with
     // any password redacted) is kept from the call that failed and logged on the same line.
@@ -39,6 +41,7 @@ export function mongoStorageModule(config: Config): ContainerModule {
       )
       .inSingletonScope();
     bind(ids.storage).toService(connection);
+    bind(ids.hitCounter).toConstantValue(storage.hitCounter);
     bind(ids.repositories).toResolvedValue(
       (c) => wrapRepositories(storage.repositories, (repository) => c.gate(repository)),
       [connection],

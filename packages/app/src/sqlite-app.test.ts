@@ -147,7 +147,7 @@ describe('the app on SQLite, its default storage', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(path);
     expect(lines[0]).toMatch(/99/u);
-    expect(lines[0]).toMatch(/\b1\b/u);
+    expect(lines[0]).toMatch(/\b2\b/u);
     expect(await sha256(path)).toBe(before);
   });
 

@@ -16,6 +16,7 @@ export function sqliteStorageModule(config: Config): ContainerModule {
   });
   return new ContainerModule(({ bind }) => {
     bind(ids.repositories).toConstantValue(storage.repositories);
+    bind(ids.hitCounter).toConstantValue(storage.hitCounter);
     bind(ids.storage).toConstantValue({
       open: () => undefined,
       isReady: () => storage.isReady(),

@@ -1,5 +1,5 @@
 import { WorkplanError } from './errors.js';
-import { type Clock, type IdGenerator, type Page, type RecordRepository } from './ports.js';
+import { type Clock, type IdGenerator, type Page, type ReadOptions, type RecordRepository } from './ports.js';
 import { assembleRecord, type CatalogRecord, type RecordInput, type RecordKind } from './record.js';
 import { isAtExpectedRevision, type ExpectedRevisions } from './revision.js';
 import { checkText, uniquenessKey } from './text-rules.js';
@@ -76,19 +76,19 @@ export class Catalog<F extends string> {
     });
   }
 
-  /** Finds the record with exactly this id. */
-  async find(id: string): Promise<CatalogRecord<F>> {
-    const record = await this.#repository.findById(id);
+  /** Finds the record with exactly this id; `options.signal` calls the read off. */
+  async find(id: string, options?: ReadOptions): Promise<CatalogRecord<F>> {
+    const record = await this.#repository.findById(id, options);
     if (record === undefined) throw WorkplanError.notFound(id);
     return record;
   }
 
-  /** Lists records oldest first, passing over `skip` and returning at most `limit`. */
-  async list(request: PageRequest = {}): Promise<ListedPage<F>> {
+  /** Lists records oldest first, passing over `skip` and returning at most `limit`; `options.signal` calls the read off. */
+  async list(request: PageRequest = {}, options?: ReadOptions): Promise<ListedPage<F>> {
     const page = { skip: request.skip ?? 0, limit: request.limit ?? this.maxPageSize };
     this.#checkPage(page);
     // One record more than asked tells whether a next page exists without counting.
-    const records = await this.#repository.list({ skip: page.skip, limit: page.limit + 1 });
+    const records = await this.#repository.list({ skip: page.skip, limit: page.limit + 1 }, options);
     if (records.length <= page.limit) return { records };
     const next = { skip: page.skip + page.limit, limit: page.limit };
     return next.skip <= MAX_SKIP ? { records: records.slice(0, page.limit), next } : { records: records.slice(0, page.limit) };

@@ -3,9 +3,11 @@ export { Catalog, MAX_SKIP, type CatalogOptions, type ListedPage, type PageReque
 export { WorkplanError, type FieldIssue, type WorkplanErrorKind } from './errors.js';
 export {
   systemClock,
+  type AbortSignalLike,
   type Clock,
   type IdGenerator,
   type Page,
+  type ReadOptions,
   type RecordRepository,
   type TextChange,
 } from './ports.js';

@@ -6,6 +6,27 @@ export interface Page {
   readonly limit: number;
 }
 
+/**
+ * What a read looks at of a standard `AbortSignal` (pass one): the core names no platform's
+ * types, so it spells out the little it needs.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  throwIfAborted(): void;
+  addEventListener(type: 'abort', listener: () => void, options?: { readonly once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** How a read may be called off. */
+export interface ReadOptions {
+  /**
+   * Once it aborts, the read rejects with its reason and the storage stops the work where
+   * it can (a query in progress on MongoDB; SQLite and memory only check before starting).
+   */
+  readonly signal?: AbortSignalLike | undefined;
+}
+
 /** What an update writes: the new text, its uniqueness key, and the new `updatedAt`. */
 export interface TextChange {
   readonly text: string;
@@ -27,8 +48,8 @@ export interface RecordRepository<F extends string> {
   insert(record: CatalogRecord<F>, key: string): Promise<void>;
   /** Resolves `undefined` when no record has the id (and, if given, `expectedUpdatedAt`). */
   update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined>;
-  findById(id: string): Promise<CatalogRecord<F> | undefined>;
-  list(page: Page): Promise<CatalogRecord<F>[]>;
+  findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined>;
+  list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]>;
   /** Resolves whether a record with the id (and, if given, `expectedUpdatedAt`) was removed. */
   delete(id: string, expectedUpdatedAt?: Date): Promise<boolean>;
 }

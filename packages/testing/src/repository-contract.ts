@@ -164,6 +164,18 @@ export function describeRecordRepositoryContract(adapterName: string, makeReposi
       await expect(insert({ text: '4x3' })).resolves.toBeDefined();
     });
 
+    it('hostile 7: rejects a find or a list whose signal has aborted with its reason; a live signal changes nothing', async () => {
+      const record = await insert({ text: 'sinal' });
+      const live = new AbortController();
+      await expect(repository.findById(record.id, { signal: live.signal })).resolves.toEqual(record);
+      await expect(repository.list({ skip: 0, limit: 10 }, { signal: live.signal })).resolves.toEqual([record]);
+      const reason = new Error('the request was answered without this read');
+      const calledOff = new AbortController();
+      calledOff.abort(reason);
+      await expect(repository.findById(record.id, { signal: calledOff.signal })).rejects.toBe(reason);
+      await expect(repository.list({ skip: 0, limit: 10 }, { signal: calledOff.signal })).rejects.toBe(reason);
+    });
+
     it('stores a cost center under its own field name', async () => {
       const costCenters = await makeRepository(costCenter);
       const record = buildRecord(costCenter, { text: 'Financeiro' });

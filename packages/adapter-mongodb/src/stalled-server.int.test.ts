@@ -1,0 +1,56 @@
+import { workSchedule } from '@workplan/core';
+import { ferretdbBinary, OwnFerretDb } from '@workplan/testing/mongodb';
+import { buildRecord } from '@workplan/testing';
+import { MongoClient, type ConnectionClosedEvent } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { MongoRecordRepository } from './mongo-repository.js';
+import { type RecordDocument } from './record-document.js';
+import { type ClaimDocument } from './write-claims.js';
+
+const ferretdb = ferretdbBinary('the stalled-server test');
+
+describe.skipIf(ferretdb === undefined)('MongoRecordRepository over a server that stops answering', () => {
+  it('hostile 7: a find or a list on a frozen server is called off by its signal at once, dropping the connection it waited on', async () => {
+    const database = await OwnFerretDb.prepare(ferretdb ?? '');
+    await database.start();
+    const client = new MongoClient(database.uri('stalled'));
+    const closed: string[] = [];
+    client.on('connectionClosed', (event: ConnectionClosedEvent) => closed.push(event.reason));
+    try {
+      // A time limit far beyond the test's: only the signal can end these reads.
+      const repository = new MongoRecordRepository({
+        kind: workSchedule,
+        collection: client.db().collection<RecordDocument>('workSchedules'),
+        claims: client.db().collection<ClaimDocument>('workSchedules.claims'),
+        timeoutMS: 60_000,
+      });
+      await repository.ensureIndexes();
+      const record = buildRecord(workSchedule, { text: 'congelado' });
+      await repository.insert(record, 'congelado');
+      // Two reads at once leave two open connections in the pool, one for each read below.
+      await expect(Promise.all([repository.list({ skip: 0, limit: 10 }), repository.findById(record.id)])).resolves.toEqual([[record], record]);
+
+      database.freeze();
+      const reads = [
+        (signal: AbortSignal) => repository.findById(record.id, { signal }),
+        (signal: AbortSignal) => repository.list({ skip: 0, limit: 10 }, { signal }),
+      ];
+      for (const read of reads) {
+        const calledOff = new AbortController();
+        const reason = new Error('the request was answered without this read');
+        const started = performance.now();
+        const reading = read(calledOff.signal);
+        setTimeout(() => { calledOff.abort(reason); }, 200);
+        await expect(reading).rejects.toBe(reason);
+        expect(performance.now() - started).toBeLessThan(200 + 300);
+      }
+      // The driver closed each connection it was waiting on: the server sees its client leave.
+      expect(closed).toEqual(['error', 'error']);
+      database.thaw();
+    } finally {
+      database.thaw();
+      await client.close();
+      await database.kill();
+    }
+  });
+});

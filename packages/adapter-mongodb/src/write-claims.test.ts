@@ -1,0 +1,72 @@
+import { WorkplanError } from '@workplan/core';
+import { MongoServerError, type Collection } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { WriteClaims, type ClaimDocument } from './write-claims.js';
+
+const TIMEOUT_MS = 2000;
+
+/** A claims collection in memory, recording what was asked of it; `release` answers each removal. */
+function claimsCollection(release: () => Promise<unknown> = () => Promise.resolve()) {
+  const held = new Map<string, Date>();
+  const asked: string[] = [];
+  const fake = {
+    insertOne: (document: ClaimDocument) => {
+      asked.push(`claim ${document._id}`);
+      if (held.has(document._id)) return Promise.reject(new MongoServerError({ code: 11000, errmsg: 'E11000 duplicate key' }));
+      held.set(document._id, document.claimedAt);
+      return Promise.resolve();
+    },
+    findOne: ({ _id }: { _id: string }) => {
+      const claimedAt = held.get(_id);
+      return Promise.resolve(claimedAt === undefined ? null : { _id, claimedAt });
+    },
+    deleteOne: ({ _id }: { _id: string }) => {
+      asked.push(`release ${_id}`);
+      return release().then(() => held.delete(_id));
+    },
+  };
+  return { collection: fake as unknown as Collection<ClaimDocument>, held, asked };
+}
+
+const at = new Date('2026-11-23T12:00:00.000Z');
+const claim = `r1@${at.getTime()}`;
+const signal = new AbortController().signal;
+const isUnavailable = (error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable';
+
+describe('WriteClaims', () => {
+  it('hostile 4: leaves the claim of a write that had no answer, since it may still land', async () => {
+    const claims = claimsCollection();
+    const unanswered = WorkplanError.storageUnavailable(new Error('no answer'));
+    await expect(new WriteClaims(claims.collection, TIMEOUT_MS).exclusively('r1', at, signal, () => Promise.reject(unanswered))).rejects.toBe(unanswered);
+    expect(claims.asked).toEqual([`claim ${claim}`]);
+    expect(claims.held.has(claim)).toBe(true);
+  });
+
+  it('releases the claim of a write the server refused, which changed nothing', async () => {
+    const claims = claimsCollection();
+    const refused = WorkplanError.conflict('r2');
+    await expect(new WriteClaims(claims.collection, TIMEOUT_MS).exclusively('r1', at, signal, () => Promise.reject(refused))).rejects.toBe(refused);
+    expect(claims.asked).toEqual([`claim ${claim}`, `release ${claim}`]);
+    expect(claims.held.size).toBe(0);
+  });
+
+  it('hostile 4: answers a write that was carried out with its result, even when its claim cannot be released', async () => {
+    const claims = claimsCollection(() => Promise.reject(WorkplanError.storageUnavailable(new Error('no answer'))));
+    await expect(new WriteClaims(claims.collection, TIMEOUT_MS).exclusively('r1', at, signal, () => Promise.resolve('written'))).resolves.toBe('written');
+    expect(claims.asked).toEqual([`claim ${claim}`, `release ${claim}`]);
+  });
+
+  it('hostile 4: refuses a state whose claim a writer with no answer left, at once, until the lease ends; then supersedes it', async () => {
+    const claims = claimsCollection();
+    const write = () => Promise.resolve('written');
+    const claimsOf = new WriteClaims(claims.collection, TIMEOUT_MS);
+
+    claims.held.set(claim, new Date());
+    await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBeUndefined(); // A live writer: wait, then read again.
+    claims.held.set(claim, new Date(Date.now() - TIMEOUT_MS - 2000));
+    await expect(claimsOf.exclusively('r1', at, signal, write)).rejects.toSatisfy(isUnavailable);
+    claims.held.set(claim, new Date(Date.now() - 31_000));
+    await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBe('written');
+    expect(claims.asked.at(-2)).toBe(`claim ${claim}+`);
+  });
+});
