@@ -37,10 +37,13 @@ export class MongoStorage {
     const timeoutMS = options.timeoutMS ?? DEFAULT_TIMEOUT_MS;
     // Each call of ours is ended at timeoutMS by its own signal (time-limit.ts). These bound
     // what no signal reaches: the driver's monitoring, and its own calls such as closing a
-    // cursor; the socket's is twice the time, so it never cuts one of ours short.
+    // cursor; the socket's is twice the time, so it never cuts one of ours short. Server
+    // selection gives up a little before our signal, so a server that cannot be reached
+    // fails with the driver's own error, which names the cause (ECONNREFUSED, a DNS
+    // failure, an authentication refusal) for the operator's log, not with our time limit.
     this.#client = new MongoClient(options.uri, {
       appName: 'workplan',
-      serverSelectionTimeoutMS: timeoutMS,
+      serverSelectionTimeoutMS: Math.max(1, Math.floor(timeoutMS * 0.9)),
       connectTimeoutMS: timeoutMS,
       socketTimeoutMS: 2 * timeoutMS,
     });
