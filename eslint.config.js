@@ -9,8 +9,9 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        // Package configs leave tests out of the build; tsconfig.test.json takes them in.
-        project: ['./tsconfig.test.json', './packages/*/tsconfig.json'],
+        // Package configs leave tests out of the build; tsconfig.test.json takes them in. The
+        // console's browser sources have a config of their own (DOM, JSX), bundled by Vite.
+        project: ['./tsconfig.test.json', './packages/*/tsconfig.json', './packages/console/tsconfig.web.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },

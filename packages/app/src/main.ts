@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { consoleDirectory } from '@workplan/console';
 import { backupCommand } from './backup-command.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { startService } from './service.js';
@@ -20,6 +23,9 @@ async function serve(config: Config): Promise<void> {
   for (const warning of config.warnings) console.warn(`warning: ${warning}`);
   const service = await startService(config);
   console.log(`workplan listening on ${service.url} (storage: ${storageBanner(config)})`);
+  // `tsc -b` alone does not build the console; `pnpm build` (and so `pnpm start`) does.
+  if (existsSync(join(consoleDirectory, 'index.html'))) console.log(`console: ${service.url}/console/`);
+  else console.warn(`warning: the console is not built (${consoleDirectory} has no index.html): run pnpm build`);
   if (service.runKey !== undefined) {
     console.log(`No API key configured: this run accepts KEY: ${service.runKey}`);
   }
