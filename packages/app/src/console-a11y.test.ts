@@ -136,6 +136,8 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await page.getByLabel('Importar CSV').setInputFiles({ name: 'centros.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
       await page.getByRole('button', { name: 'Importar 4 linhas' }).click();
       await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criados, 1 já existiam, 1 inválidos.').waitFor();
+      // 201 characters without a space wrap in their cell rather than widen the page.
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
       await expectAccessible(page, 'import report');
     });
 
@@ -146,6 +148,12 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
         await page.getByRole('navigation', { name: 'Cadastros' }).waitFor();
         await page.getByText(/registros? exibidos?/u).waitFor();
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+        // Rows shown as cards are still a table's rows and cells to a screen reader.
+        const table = hash === 'escalas' ? 'Escalas de trabalho' : 'Centros de custo';
+        expect(await rowsOf(page, table).first().getByRole('cell').count()).toBe(4);
+        // The card's visible labels stay out of the cells' names: "12x36", not "Valor 12x36".
+        const text = hash === 'escalas' ? '12x36' : 'Financeiro';
+        expect(await rowsOf(page, table).getByRole('cell', { name: text, exact: true }).count()).toBe(1);
         await expectAccessible(page, `${hash} at 360 px`);
       }
       await page.getByRole('button', { name: 'Sair' }).click();

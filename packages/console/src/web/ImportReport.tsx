@@ -17,23 +17,25 @@ export function ImportReport({ resource, report }: Props) {
       <p role="status">
         {words.importSummary({ created: count('created'), exists: count('exists'), invalid: count('invalid'), failed: count('failed'), skipped: count('skipped') })}
       </p>
-      <table class="report-table">
+      <table class="report-table" role="table" aria-label={words.importReport}>
         <caption class="visually-hidden">{words.importReport}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{words.line}</th>
-            <th scope="col">{resource.words.column}</th>
-            <th scope="col">{words.outcome}</th>
-            <th scope="col">{words.reason}</th>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">{words.line}</th>
+            <th scope="col" role="columnheader">{resource.words.column}</th>
+            <th scope="col" role="columnheader">{words.outcome}</th>
+            <th scope="col" role="columnheader">{words.reason}</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {report.map((line) => (
-            <tr key={line.line} class={`outcome-${line.outcome}`}>
-              <td data-label={words.line}>{line.line}</td>
-              <td data-label={resource.words.column}>{line.text}</td>
-              <td data-label={words.outcome}>{words.outcomes[line.outcome]}</td>
-              <td data-label={words.reason}>
+            <tr role="row" key={line.line} class={`outcome-${line.outcome}`}>
+              <td role="cell" data-label={words.line}>{line.line}</td>
+              <td role="cell" data-label={resource.words.column} class="text">
+                {line.text}
+              </td>
+              <td role="cell" data-label={words.outcome}>{words.outcomes[line.outcome]}</td>
+              <td role="cell" data-label={words.reason}>
                 {line.reason}{' '}
                 {line.existingId !== undefined && <a href={hrefOf(resource, line.existingId)}>{words.openExisting}</a>}
               </td>

@@ -114,8 +114,8 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved }: P
 
   if (editing !== undefined) {
     return (
-      <tr class="editing">
-        <td colSpan={4}>
+      <tr role="row" class="editing">
+        <td role="cell" colSpan={4}>
           <form onSubmit={(event) => void save(event)}>
             <label for={id}>{words.editing(resource.textOf(editing))}</label>
             <div class="field-row">
@@ -150,17 +150,17 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved }: P
   }
 
   return (
-    <tr>
-      <td data-label={resource.words.column} class="text">
+    <tr role="row">
+      <td role="cell" data-label={resource.words.column} class="text">
         {shown}
       </td>
-      <td data-label={words.createdAt}>
+      <td role="cell" data-label={words.createdAt}>
         <time dateTime={record.createdAt}>{shownDate(record.createdAt)}</time>
       </td>
-      <td data-label={words.updatedAt}>
+      <td role="cell" data-label={words.updatedAt}>
         <time dateTime={record.updatedAt}>{shownDate(record.updatedAt)}</time>
       </td>
-      <td data-label={words.actions} class="actions">
+      <td role="cell" data-label={words.actions} class="actions">
         <button type="button" ref={editButton} class="secondary" aria-label={`${words.edit} «${shown}»`} onClick={() => void startEdit()}>
           {words.edit}
         </button>
