@@ -138,6 +138,25 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect(after.slice(before.length)).toEqual(created);
     });
 
+    it('retries a row answered 503 after its Retry-After, saying so, and reports it created', async () => {
+      let refused = 0;
+      await page.route('**/api/v1/costCenter', async (route) => {
+        if (refused > 0 || (route.request().postDataJSON() as { title?: string }).title !== 'Depois da espera') return route.fallback();
+        refused += 1;
+        const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento não respondeu a tempo; tente novamente.', requestId: 'outage-2' };
+        const body = JSON.stringify({ success: false, message: 'Não foi possível criar o centro de custo.', error });
+        return route.fulfill({ status: 503, headers: { 'content-type': JSON_TYPE, 'retry-after': '1' }, body });
+      });
+      await openTab('centros-de-custo', 'Centros de custo');
+      const values = ['Antes da espera', 'Depois da espera', 'Por último'];
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'tres.csv', mimeType: 'text/csv', buffer: Buffer.from(values.join('\n')) });
+      await page.getByRole('button', { name: 'Importar 3 linhas' }).click();
+      await page.getByText('Linha 2: O serviço está indisponível no momento. Nova tentativa em 1 s…').waitFor();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('3 criados, 0 já existiam, 0 inválidos.').waitFor();
+      expect(refused).toBe(1);
+      expect((await api.all('costCenters')).slice(-3).map((record) => record.title)).toEqual(values);
+    });
+
     it('exports every record, walking the pages, as a CSV with a BOM whose rows equal the API\'s list', async () => {
       const stored = await api.all('costCenters');
       expect(stored.length).toBeGreaterThan(60); // over three pages of 20

@@ -131,6 +131,7 @@ describe('the console, in Chromium', { timeout: 30_000 }, () => {
       await page.getByRole('button', { name: 'Criar' }).click();
       const clash = page.getByRole('alert');
       await expect.poll(() => clash.innerText()).toContain('Não foi possível criar o centro de custo.');
+      await clash.getByText('Já cadastrado como «Financeiro».').waitFor();
       await clash.getByRole('link', { name: 'Abrir o registro que já usa este valor' }).click();
       const opened = page.getByRole('region', { name: 'Registro aberto' });
       await opened.getByRole('cell', { name: 'Financeiro', exact: true }).waitFor();

@@ -1,5 +1,5 @@
 import { type Failure } from './failure.js';
-import { hrefOf } from './route.js';
+import { HolderLink } from './HolderLink.js';
 import { type ConsoleResource } from './resources.js';
 import { words } from './texts.js';
 
@@ -21,11 +21,7 @@ export function FailureNotice({ failure, resource, onReload, onRetry, id }: Prop
     <div class="failure" role="alert" id={id}>
       <p class="failure-message">{failure.message}</p>
       <p>{failure.fieldIssue ?? failure.detail}</p>
-      {failure.existingId !== undefined && resource !== undefined && (
-        <p>
-          <a href={hrefOf(resource, failure.existingId)}>{words.openExisting}</a>
-        </p>
-      )}
+      {failure.existingId !== undefined && resource !== undefined && <HolderLink resource={resource} id={failure.existingId} />}
       {failure.stale === true && onReload !== undefined && (
         <button type="button" onClick={onReload}>
           {words.reload}

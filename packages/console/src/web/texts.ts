@@ -79,6 +79,7 @@ export const words = {
   opened: 'Registro aberto',
   closeOpened: 'Fechar',
   openExisting: 'Abrir o registro que já usa este valor',
+  heldBy: (text: string) => `Já cadastrado como «${text}».`,
 
   stale: 'Outra pessoa alterou este registro depois que você o abriu. Nada foi salvo.',
   reload: 'Recarregar o registro',
