@@ -90,6 +90,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await page.keyboard.press('Enter');
       await dialog.waitFor({ state: 'detached' });
       expect(await api.all('scales')).toEqual([]);
+      await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Registros cadastrados');
 
       await tabTo('Centros de custo');
       await page.keyboard.press('Enter');

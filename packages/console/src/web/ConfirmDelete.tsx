@@ -20,7 +20,9 @@ export function ConfirmDelete({ resource, text, busy, failure, onConfirm, onRelo
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
-    dialog.current?.showModal();
+    const shown = dialog.current;
+    shown?.showModal();
+    return () => shown?.close();
   }, []);
   return (
     <dialog

@@ -1,5 +1,5 @@
 import { type PageRequest } from '@workplan/client';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CreateForm } from './CreateForm.js';
 import { FailureNotice } from './FailureNotice.js';
 import { OpenedRecord } from './OpenedRecord.js';
@@ -25,6 +25,7 @@ export function ResourcePanel({ resource, openedId }: Props) {
   const [shown, setShown] = useState<readonly AnyRecord[]>([]);
   const [next, setNext] = useState<PageRequest | undefined>(undefined);
   const [loaded, setLoaded] = useState(false);
+  const listHeading = useRef<HTMLHeadingElement>(null);
 
   /** A page from the service; a later page is added below, without the records already shown. */
   const load = async (page: PageRequest, more: boolean) => {
@@ -44,6 +45,9 @@ export function ResourcePanel({ resource, openedId }: Props) {
   };
   const removed = (id: string) => {
     setShown((before) => before.filter((had) => had.id !== id));
+    // The row that held the focus is gone: keyboard users go on from the list's heading,
+    // once the confirmation (a modal, which keeps focus inside it while open) has closed.
+    requestAnimationFrame(() => listHeading.current?.focus());
     // The records after it moved up one place: the next page starts one earlier.
     setNext((page) => (page === undefined ? page : { limit: page.limit, skip: Math.max(0, (page.skip ?? 0) - 1) }));
   };
@@ -58,7 +62,9 @@ export function ResourcePanel({ resource, openedId }: Props) {
       <CreateForm resource={resource} records={records} onCreated={created} />
       <section class="list" aria-labelledby="list-heading" aria-busy={listing.busy}>
         <div class="list-bar">
-          <h2 id="list-heading">{words.listHeading}</h2>
+          <h2 id="list-heading" ref={listHeading} tabIndex={-1}>
+            {words.listHeading}
+          </h2>
           <label>
             {words.pageSize}{' '}
             <select
