@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ConfirmDelete } from './ConfirmDelete.js';
+import { EditRow } from './EditRow.js';
 import { FailureNotice } from './FailureNotice.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { useOperation, useServices } from './services.js';
@@ -25,14 +26,8 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved }: P
   const [deleting, setDeleting] = useState<AnyRecord | undefined>(undefined);
   const [text, setText] = useState('');
   const [reloadedMine, setReloadedMine] = useState<string | undefined>(undefined);
-  const input = useRef<HTMLInputElement>(null);
   const editButton = useRef<HTMLButtonElement>(null);
-  const id = useId();
   const shown = resource.textOf(record);
-
-  useEffect(() => {
-    if (editing !== undefined) input.current?.focus();
-  }, [editing]);
 
   /** The record as it is now, with its entity tag; the row shows it too. */
   const readAgain = async () => {
@@ -62,8 +57,7 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved }: P
     requestAnimationFrame(() => editButton.current?.focus());
   };
 
-  const save = async (event: Event) => {
-    event.preventDefault();
+  const save = async () => {
     if (editing === undefined) return;
     const updated = await operation.run(() => records.update(record.id, text, { ifMatch: editing }));
     if (updated === undefined) return;
@@ -114,38 +108,18 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved }: P
 
   if (editing !== undefined) {
     return (
-      <tr role="row" class="editing">
-        <td role="cell" colSpan={4}>
-          <form onSubmit={(event) => void save(event)}>
-            <label for={id}>{words.editing(resource.textOf(editing))}</label>
-            <div class="field-row">
-              <input
-                id={id}
-                ref={input}
-                type="text"
-                autocomplete="off"
-                value={text}
-                aria-invalid={operation.failure !== undefined}
-                aria-describedby={operation.failure === undefined ? undefined : `${id}-failure`}
-                onInput={(event) => {
-                  setText(event.currentTarget.value);
-                }}
-                onKeyDown={(event) => {
-                  if (event.key === 'Escape') stopEdit();
-                }}
-              />
-              <button type="submit" disabled={operation.busy}>
-                {operation.busy ? words.saving : words.save}
-              </button>
-              <button type="button" class="secondary" onClick={stopEdit}>
-                {words.cancel}
-              </button>
-            </div>
-            {reloadedMine !== undefined && operation.failure === undefined && <p class="info">{words.reloaded(reloadedMine)}</p>}
-            <FailureNotice failure={operation.failure} resource={resource} id={`${id}-failure`} onReload={() => void reloadEdit()} />
-          </form>
-        </td>
-      </tr>
+      <EditRow
+        resource={resource}
+        editing={editing}
+        text={text}
+        busy={operation.busy}
+        failure={operation.failure}
+        reloadedMine={reloadedMine}
+        onText={setText}
+        onSave={() => void save()}
+        onCancel={stopEdit}
+        onReload={() => void reloadEdit()}
+      />
     );
   }
 
