@@ -9,8 +9,9 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        // Package configs leave tests out of the build; tsconfig.test.json takes them in.
-        project: ['./tsconfig.test.json', './packages/*/tsconfig.json'],
+        // Package configs leave tests out of the build; tsconfig.test.json takes them in. The
+        // console's browser sources have a config of their own (DOM, JSX), bundled by Vite.
+        project: ['./tsconfig.test.json', './packages/*/tsconfig.json', './packages/console/tsconfig.web.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -26,6 +27,6 @@ export default defineConfig(
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
     // Plain scripts run on Node; these are the globals they use.
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', fetch: 'readonly', Buffer: 'readonly' } },
   },
 );

@@ -5,6 +5,7 @@ import { sendProblem, sendSuccess } from './envelope.js';
 import { problemOf } from './problem-of.js';
 import { type HitCounter } from './hit-store.js';
 import { HttpFailure } from './http-failure.js';
+import { consoleRouter } from './console-site.js';
 import { corsPolicy } from './cors-policy.js';
 import { deadline, type LateResult } from './deadline.js';
 import { operation } from './operation.js';
@@ -38,11 +39,13 @@ export interface HttpAppOptions {
   readonly trustProxy?: boolean | number | string;
   /** A request not answered within this many milliseconds is answered 503, or 408 while its body is still arriving. */
   readonly requestTimeoutMs?: number;
+  /** The operator console's built files, served at `/console/` (and `GET /` redirects there); no console when unset. */
+  readonly consoleDirectory?: string;
   /** More routes, mounted before the 404 fallback (such as `/metrics`). */
   readonly routes?: readonly RequestHandler[];
 }
 
-/** The whole HTTP face of the service: `/api/v1`, `/health`, and the envelope for everything else. */
+/** The whole HTTP face of the service: `/api/v1`, `/health`, the docs, the console, and the envelope for everything else. */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -57,6 +60,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use('/health', healthRouter(options.isReady));
   // The document describes the resources this app serves, not a list kept beside them.
   app.use(docsRouter(openApiDocument(options.resources)));
+  if (options.consoleDirectory !== undefined) app.use(consoleRouter(options.consoleDirectory));
   for (const route of options.routes ?? []) app.use(route);
   app.use((_req, _res, next) => {
     next(new HttpFailure('ROUTE_NOT_FOUND'));

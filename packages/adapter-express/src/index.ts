@@ -2,6 +2,7 @@
 export { ApiKeys, fingerprintOf, MAX_KEY_BYTES } from './api-keys.js';
 export { createApiRouter, type ApiRouterOptions } from './api-router.js';
 export { answerClientError } from './client-error.js';
+export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH, consoleRouter } from './console-site.js';
 export { type LateResult } from './deadline.js';
 export { type HitCounter } from './hit-store.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';

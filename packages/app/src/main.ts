@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { consoleDirectory } from '@workplan/console';
 import { backupCommand } from './backup-command.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { startService } from './service.js';
@@ -25,6 +28,9 @@ async function serve(config: Config): Promise<void> {
   const { log } = service;
   for (const warning of config.warnings) log.warn(`warning: ${warning}`);
   log.info({ url: service.url, storage: config.storage }, `workplan listening on ${service.url} (storage: ${storageBanner(config)})`);
+  // `tsc -b` alone does not build the console; `pnpm build` (and so `pnpm start`) does.
+  if (existsSync(join(consoleDirectory, 'index.html'))) log.info(`console: ${service.url}/console/`);
+  else log.warn(`warning: the console is not built (${consoleDirectory} has no index.html): run pnpm build`);
   if (service.runKey !== undefined) {
     log.info(`No API key configured: this run accepts KEY: ${service.runKey} (until it stops)`);
   }

@@ -1,5 +1,6 @@
 import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
+import { consoleDirectory } from '@workplan/console';
 import { createWorkplan, repositoriesOf, systemClock, uuidV7Ids } from '@workplan/core';
 import { ContainerModule } from 'inversify';
 import { ids } from './identifiers.js';
@@ -66,6 +67,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
           ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
           corsOrigins: config.corsOrigins,
           requestTimeoutMs: config.requestTimeoutMs,
+          consoleDirectory,
           routes: metrics === null ? [] : [metrics.router()],
         }),
       [ids.workplan, ids.apiKeys, ids.storage, ids.hitCounter, ids.config, ids.logger, ids.metrics, ids.responseObserver],

@@ -1,6 +1,7 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { parseConfig, startService, type RunningService } from '@workplan/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, entityTagOf, WorkplanClientError, type ResourceClient, type WorkplanClient } from './index.js';
+import { createClient, entityTagOf, nextLinkOf, WorkplanClientError, type ResourceClient, type WorkplanClient } from './index.js';
 
 const key = 'client-test-key-0123456789';
 let service: RunningService;
@@ -81,5 +82,157 @@ describe('errors', () => {
   it('rejects an answer that is not the envelope with UNEXPECTED_RESPONSE', async () => {
     const proxy = createClient({ baseUrl: service.url, key, fetch: () => Promise.resolve(new Response('<html>', { status: 502 })) });
     await expect(proxy.costCenters.find('x')).rejects.toMatchObject({ status: 502, code: 'UNEXPECTED_RESPONSE' });
+  });
+});
+
+describe('pages', () => {
+  it('says which page follows, from the answer\'s Link: rel="next", and walks every page to the end', async () => {
+    const made = [];
+    for (let n = 0; n < 5; n += 1) made.push((await client.costCenters.create({ title: `página ${n}` })).id);
+    const all = (await client.costCenters.list()).map((r) => r.id);
+    expect(all).toEqual(expect.arrayContaining(made));
+
+    const first = await client.costCenters.listPage({ limit: 2 });
+    expect(first.records.map((r) => r.id)).toEqual(all.slice(0, 2));
+    expect({ next: first.next, hasMore: first.hasMore }).toEqual({ next: { skip: 2, limit: 2 }, hasMore: true });
+    const last = await client.costCenters.listPage({ skip: all.length - 1, limit: 2 });
+    expect({ next: last.next, hasMore: last.hasMore, count: last.records.length }).toEqual({ next: undefined, hasMore: false, count: 1 });
+
+    const walked = [];
+    for await (const page of client.costCenters.pages({ limit: 2 })) walked.push(page.records.map((r) => r.id));
+    expect(walked.flat()).toEqual(all);
+    expect(walked).toHaveLength(Math.ceil(all.length / 2));
+  });
+
+  it('follows next past the service\'s largest page when no page is given', async () => {
+    for (let n = 0; n < 55; n += 1) await client.scales.create({ value: `escala em massa ${n}` });
+    const first = await client.scales.listPage();
+    expect({ count: first.records.length, next: first.next }).toEqual({ count: 50, next: { skip: 50, limit: 50 } });
+    let count = 0;
+    for await (const page of client.scales.pages()) count += page.records.length;
+    expect(count).toBe((await client.scales.list({ skip: 0, limit: 50 })).length + (await client.scales.list({ skip: 50, limit: 50 })).length);
+  });
+
+  it('reads the next link among others, with rel given as one of several relations', () => {
+    expect(nextLinkOf('</api/v1/scales/20/10>; rel="next"')).toBe('/api/v1/scales/20/10');
+    expect(nextLinkOf('</a>; rel="prev", </b/30/10>; rel="last next"; title="x"')).toBe('/b/30/10');
+    expect(nextLinkOf('</b/3/1>; REL=Next')).toBe('/b/3/1');
+    expect(nextLinkOf('</a>; rel="prev"')).toBeUndefined();
+    expect(nextLinkOf(null)).toBeUndefined();
+  });
+});
+
+/** A fetch that answers 503 (with `retryAfter` if given) `times` times, then passes through to the real one. */
+function unavailableThen(times: number, retryAfter?: string): { fetch: typeof fetch; calls: () => number } {
+  let calls = 0;
+  const envelope = { success: false, message: 'Serviço indisponível.', error: { code: 'STORAGE_UNAVAILABLE', detail: 'x', requestId: 'r' } };
+  return {
+    calls: () => calls,
+    fetch: (input, init) => {
+      calls += 1;
+      if (calls > times) return fetch(input, init);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+      return Promise.resolve(new Response(JSON.stringify(envelope), { status: 503, headers }));
+    },
+  };
+}
+
+/** A fetch that never answers, but rejects as fetch does when its signal aborts. */
+const silentFetch: typeof fetch = (_input, init) =>
+  new Promise((_resolve, reject) => {
+    init?.signal?.addEventListener('abort', () => {
+      reject(init.signal?.reason as Error);
+    });
+  });
+
+describe('time limits, cancelling and retries', () => {
+  it('rejects with a TimeoutError when the service does not answer within timeoutMs, the client\'s or the call\'s', async () => {
+    const slow = createClient({ baseUrl: service.url, key, fetch: silentFetch, timeoutMs: 60_000 });
+    const started = Date.now();
+    await expect(slow.scales.list(undefined, { timeoutMs: 50 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const byDefault = createClient({ baseUrl: service.url, key, fetch: silentFetch, timeoutMs: 50 });
+    await expect(byDefault.costCenters.find('x')).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('rejects with the signal\'s reason when the caller aborts', async () => {
+    const slow = createClient({ baseUrl: service.url, key, fetch: silentFetch });
+    const controller = new AbortController();
+    const pending = slow.scales.create({ value: 'nunca' }, { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(client.scales.list(undefined, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('does not retry a 503 unless asked, and says when to try again', async () => {
+    const outage = unavailableThen(1, '2');
+    const plain = createClient({ baseUrl: service.url, key, fetch: outage.fetch });
+    await expect(plain.scales.list()).rejects.toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE', retryAfterSeconds: 2 });
+    expect(outage.calls()).toBe(1);
+  });
+
+  it('retries a 503 after its Retry-After, telling onRetry, and then answers', async () => {
+    const outage = unavailableThen(2, '0');
+    const notices: unknown[] = [];
+    const patient = createClient({
+      baseUrl: service.url,
+      key,
+      fetch: outage.fetch,
+      retry: { attempts: 3, onRetry: ({ attempt, delayMs, error }) => notices.push({ attempt, delayMs, code: error.code }) },
+    });
+    const created = await patient.scales.create({ value: 'depois da queda' });
+    expect(created.value).toBe('depois da queda');
+    expect(outage.calls()).toBe(3);
+    expect(notices).toEqual([
+      { attempt: 1, delayMs: 0, code: 'STORAGE_UNAVAILABLE' },
+      { attempt: 2, delayMs: 0, code: 'STORAGE_UNAVAILABLE' },
+    ]);
+  });
+
+  it('gives up after its attempts, waits no longer than maxDelayMs, and reads an HTTP-date Retry-After', async () => {
+    const outage = unavailableThen(10, new Date(Date.now() + 60_000).toUTCString());
+    const delays: number[] = [];
+    const patient = createClient({ baseUrl: service.url, key, fetch: outage.fetch, retry: { attempts: 2, maxDelayMs: 10, onRetry: ({ delayMs }) => delays.push(delayMs) } });
+    const error: unknown = await patient.costCenters.list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503 });
+    expect((error as WorkplanClientError).retryAfterSeconds).toBeGreaterThan(50);
+    expect(delays).toEqual([10, 10]);
+    expect(outage.calls()).toBe(3);
+    await expect(patient.costCenters.list(undefined, { retry: false })).rejects.toMatchObject({ status: 503 });
+    expect(outage.calls()).toBe(4);
+  });
+
+  it('stops waiting for a retry as soon as the call is aborted', async () => {
+    const outage = unavailableThen(10, '30');
+    const patient = createClient({ baseUrl: service.url, key, fetch: outage.fetch, retry: { attempts: 5 } });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = patient.scales.list(undefined, { signal: controller.signal });
+    setTimeout(() => {
+      controller.abort();
+    }, 50);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(outage.calls()).toBe(1);
+  });
+});
+
+describe('what a browser needs', () => {
+  it('a validation failure carries each field\'s issue, to show beside the field', async () => {
+    const error: unknown = await client.scales.create({ value: '   ' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    expect((error as WorkplanClientError).issues).toEqual([{ field: 'value', message: expect.any(String) as string }]);
+  });
+
+  it('imports nothing but its own modules: no Node built-in, no package', async () => {
+    const sources = (await readdir(new URL('.', import.meta.url))).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    expect(sources.length).toBeGreaterThan(3);
+    for (const file of sources) {
+      const text = await readFile(new URL(file, import.meta.url), 'utf8');
+      const imported = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(\s*'([^']+)'/gu)].map((m) => m[1] ?? m[2]);
+      expect(imported.filter((specifier) => !specifier?.startsWith('./')), file).toEqual([]);
+      expect(text, file).not.toMatch(/\b(?:process|Buffer|require)\b/u);
+    }
   });
 });

@@ -1,4 +1,6 @@
+import { withCallPolicies, type CallDefaults, type CallOptions } from './call-policies.js';
 import { WorkplanClientError } from './errors.js';
+import { type Transport, type TransportAnswer } from './fetch-transport.js';
 
 /** A record as the service returns it; timestamps stay ISO 8601 strings, exactly as sent. */
 export type WorkplanRecord<F extends string> = {
@@ -16,6 +18,15 @@ export interface PageRequest {
   readonly skip?: number;
 }
 
+/** One page of a list, and the page after it when the service says there is one (`Link: rel="next"`). */
+export interface Page<F extends string> {
+  readonly records: WorkplanRecord<F>[];
+  /** The next page to ask for; undefined on the last page. */
+  readonly next: PageRequest | undefined;
+  /** Whether more records follow this page. */
+  readonly hasMore: boolean;
+}
+
 /**
  * A condition on a write: go ahead only while the record is still as the caller last
  * saw it. `ifMatch` is an entity tag (`"..."`), or a record this client returned, whose
@@ -25,28 +36,26 @@ export interface WriteCondition<F extends string> {
   readonly ifMatch: string | WorkplanRecord<F>;
 }
 
-/** The five operations of one resource. */
+/** The options of a write: those of any call, and an optional condition. */
+export type WriteOptions<F extends string> = CallOptions & Partial<WriteCondition<F>>;
+
+/** The operations of one resource; each takes a signal, a time limit and a retry policy last. */
 export interface ResourceClient<F extends string> {
   /** Creates a record from `{ value }` or `{ title }`. */
-  create(input: { readonly [K in F]: string }): Promise<WorkplanRecord<F>>;
-  /** Replaces the record's text; with `condition`, only while it is unchanged. */
-  update(id: string, input: { readonly [K in F]: string }, condition?: WriteCondition<F>): Promise<WorkplanRecord<F>>;
+  create(input: { readonly [K in F]: string }, options?: CallOptions): Promise<WorkplanRecord<F>>;
+  /** Replaces the record's text; with `ifMatch`, only while it is unchanged. */
+  update(id: string, input: { readonly [K in F]: string }, options?: WriteOptions<F>): Promise<WorkplanRecord<F>>;
   /** The record with this id; rejects with code `NOT_FOUND` when there is none. */
-  find(id: string): Promise<WorkplanRecord<F>>;
+  find(id: string, options?: CallOptions): Promise<WorkplanRecord<F>>;
   /** Records oldest first: the first page the service allows, or the page asked for. */
-  list(page?: PageRequest): Promise<WorkplanRecord<F>[]>;
-  /** Deletes the record; rejects with code `NOT_FOUND` when there is none; with `condition`, only while it is unchanged. */
-  delete(id: string, condition?: WriteCondition<F>): Promise<void>;
+  list(page?: PageRequest, options?: CallOptions): Promise<WorkplanRecord<F>[]>;
+  /** Like `list`, with the page that follows it. */
+  listPage(page?: PageRequest, options?: CallOptions): Promise<Page<F>>;
+  /** Every page from `first` (the service's largest when left out), following `next` to the end. */
+  pages(first?: PageRequest, options?: CallOptions): AsyncGenerator<Page<F>, void>;
+  /** Deletes the record; rejects with code `NOT_FOUND` when there is none; with `ifMatch`, only while it is unchanged. */
+  delete(id: string, options?: WriteOptions<F>): Promise<void>;
 }
-
-/** What a transport resolves: the envelope's `data`, and the answer's `ETag` when it has one. */
-export interface TransportAnswer {
-  readonly data: unknown;
-  readonly entityTag?: string;
-}
-
-/** Sends one request, with any extra headers, and resolves the envelope's `data` and the answer's tag. */
-export type Transport = (method: string, path: string, body?: unknown, headers?: Readonly<Record<string, string>>) => Promise<TransportAnswer>;
 
 // The tag of each record object this client returned; a record's JSON stays as the
 // service sends it, and a record dropped by the caller is dropped here too.
@@ -57,12 +66,21 @@ export function entityTagOf(record: WorkplanRecord<string>): string | undefined 
   return entityTags.get(record);
 }
 
-function ifMatchHeader<F extends string>(condition: WriteCondition<F> | undefined): Record<string, string> {
-  if (condition === undefined) return {};
-  const { ifMatch } = condition;
+function ifMatchHeader<F extends string>(options: WriteOptions<F> | undefined): Record<string, string> {
+  const ifMatch = options?.ifMatch;
+  if (ifMatch === undefined) return {};
   const tag = typeof ifMatch === 'string' ? ifMatch : entityTagOf(ifMatch);
   if (tag === undefined) throw new TypeError('ifMatch names a record this client did not return, so its entity tag is unknown');
   return { 'if-match': tag };
+}
+
+/** The page a `next` link names: its last two segments are `{skip}/{limit}`. */
+function pageOfLink(next: string): PageRequest {
+  const [, skip, limit] = /\/(\d+)\/(\d+)\/?(?:[?#].*)?$/su.exec(next) ?? [];
+  if (skip === undefined || limit === undefined) {
+    throw new WorkplanClientError(200, 'UNEXPECTED_RESPONSE', 'HTTP 200', `O link da próxima página não é uma página: ${next}`, '');
+  }
+  return { skip: Number(skip), limit: Number(limit) };
 }
 
 /** Where a resource lives: `/api/v1/{singular}/{id}` and `/api/v1/{plural}`. */
@@ -72,8 +90,10 @@ interface ResourcePaths {
 }
 
 /** One implementation for every resource: only the paths differ. */
-export function resourceClient<F extends string>(send: Transport, { singular, plural }: ResourcePaths): ResourceClient<F> {
+export function resourceClient<F extends string>(send: Transport, { singular, plural }: ResourcePaths, defaults: CallDefaults = {}): ResourceClient<F> {
   const one = (id: string) => `/api/v1/${singular}/${encodeURIComponent(id)}`;
+  const call = (options: CallOptions | undefined, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    withCallPolicies((signal) => send(method, path, body, headers, signal), options, defaults);
   // The service returns what the document's schema for F says; the transport checked the envelope.
   const record = async (pending: Promise<TransportAnswer>) => {
     const { data, entityTag } = await pending;
@@ -81,56 +101,28 @@ export function resourceClient<F extends string>(send: Transport, { singular, pl
     if (entityTag !== undefined) entityTags.set(answered, entityTag);
     return answered;
   };
+  const listPage = async (page?: PageRequest, options?: CallOptions): Promise<Page<F>> => {
+    const path = page === undefined ? `/api/v1/${plural}` : `/api/v1/${plural}/${page.skip ?? 0}/${page.limit}`;
+    const answer = await call(options, 'GET', path);
+    const next = answer.next === undefined ? undefined : pageOfLink(answer.next);
+    return { records: answer.data as WorkplanRecord<F>[], next, hasMore: next !== undefined };
+  };
   return {
-    create: (input) => record(send('POST', `/api/v1/${singular}`, input)),
-    update: async (id, input, condition) => record(send('PUT', one(id), input, ifMatchHeader(condition))),
-    find: (id) => record(send('GET', one(id))),
-    list: async (page) => {
-      const path = page === undefined ? `/api/v1/${plural}` : `/api/v1/${plural}/${page.skip ?? 0}/${page.limit}`;
-      return (await send('GET', path)).data as WorkplanRecord<F>[];
+    create: (input, options) => record(call(options, 'POST', `/api/v1/${singular}`, input)),
+    update: async (id, input, options) => record(call(options, 'PUT', one(id), input, ifMatchHeader(options))),
+    find: (id, options) => record(call(options, 'GET', one(id))),
+    list: async (page, options) => (await listPage(page, options)).records,
+    listPage,
+    pages: async function* (first, options) {
+      let page = await listPage(first, options);
+      yield page;
+      while (page.next !== undefined) {
+        page = await listPage(page.next, options);
+        yield page;
+      }
     },
-    delete: async (id, condition) => {
-      await send('DELETE', one(id), undefined, ifMatchHeader(condition));
+    delete: async (id, options) => {
+      await call(options, 'DELETE', one(id), undefined, ifMatchHeader(options));
     },
   };
-}
-
-/** A transport over `fetch` sending `KEY` and answering the envelope's `data`, or throwing its error. */
-export function fetchTransport(baseUrl: string, key: string, fetchImpl: typeof fetch = fetch): Transport {
-  const base = baseUrl.replace(/\/+$/u, '');
-  return async (method, path, body, extra = {}) => {
-    const headers: Record<string, string> = { ...extra, KEY: key, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const init: RequestInit = body === undefined ? { method, headers } : { method, headers, body: JSON.stringify(body) };
-    const response = await fetchImpl(`${base}${path}`, init);
-    const requestId = response.headers.get('x-request-id') ?? '';
-    const envelope = parseEnvelope(await response.text());
-    if (response.ok && envelope?.success === true) {
-      const entityTag = response.headers.get('etag');
-      return entityTag === null ? { data: envelope.data } : { data: envelope.data, entityTag };
-    }
-    const error = envelope?.error;
-    if (envelope === undefined || error === undefined) {
-      throw new WorkplanClientError(response.status, 'UNEXPECTED_RESPONSE', `HTTP ${response.status}`, 'A resposta não é do serviço.', requestId);
-    }
-    throw new WorkplanClientError(response.status, error.code, envelope.message ?? '', error.detail, error.requestId, error.existingId);
-  };
-}
-
-interface Envelope {
-  readonly success?: unknown;
-  readonly data?: unknown;
-  readonly message?: string;
-  readonly error?: { readonly code: string; readonly detail: string; readonly requestId: string; readonly existingId?: string };
-}
-
-/** The envelope of a JSON answer; undefined for anything else, which the caller reports. */
-function parseEnvelope(text: string): Envelope | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined; // Not JSON: a proxy's page, say; the caller throws UNEXPECTED_RESPONSE.
-  }
-  return typeof parsed === 'object' && parsed !== null && 'success' in parsed ? parsed : undefined;
 }

@@ -1,6 +1,25 @@
+/** One member of the document that broke a value rule, with the service's sentence for it. */
+export interface FieldIssue {
+  /** The member's name (`value` or `title`), or `""` for the document itself. */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** What some failures carry besides the envelope's code and sentences. */
+export interface FailureDetails {
+  /** On `VALIDATION_FAILED`: each field and what is wrong with it. */
+  readonly issues?: readonly FieldIssue[];
+  /** From `Retry-After` (503, 429): seconds to wait before trying again. */
+  readonly retryAfterSeconds?: number;
+}
+
 /** A failure the service answered (or an answer that was not the service's envelope). */
 export class WorkplanClientError extends Error {
   override readonly name = 'WorkplanClientError';
+  /** On `VALIDATION_FAILED`: each field and what is wrong with it; empty otherwise. */
+  readonly issues: readonly FieldIssue[];
+  /** From `Retry-After` (503, 429): seconds to wait before trying again. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     /** The HTTP status. */
@@ -15,7 +34,10 @@ export class WorkplanClientError extends Error {
     readonly requestId: string,
     /** The record already holding the value, on `CONFLICT`. */
     readonly existingId?: string,
+    details: FailureDetails = {},
   ) {
     super(message);
+    this.issues = details.issues ?? [];
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }

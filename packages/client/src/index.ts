@@ -1,28 +1,35 @@
-/** @workplan/client: a typed fetch client for the workplan HTTP service, with no dependency. */
-import { fetchTransport, resourceClient, type ResourceClient } from './client.js';
+/** @workplan/client: a typed fetch client for the workplan HTTP service, with no dependency; runs in Node and in browsers. */
+import { type CallDefaults, type RetryPolicy } from './call-policies.js';
+import { resourceClient, type ResourceClient } from './client.js';
+import { fetchTransport } from './fetch-transport.js';
 
+export { type CallOptions, type RetryNotice, type RetryPolicy } from './call-policies.js';
 export {
   entityTagOf,
-  fetchTransport,
   resourceClient,
   type CostCenter,
+  type Page,
   type PageRequest,
   type ResourceClient,
-  type Transport,
-  type TransportAnswer,
   type WorkplanRecord,
   type WriteCondition,
+  type WriteOptions,
   type WorkSchedule,
 } from './client.js';
-export { WorkplanClientError } from './errors.js';
+export { WorkplanClientError, type FailureDetails, type FieldIssue } from './errors.js';
+export { fetchTransport, nextLinkOf, type Transport, type TransportAnswer } from './fetch-transport.js';
 
 export interface ClientOptions {
-  /** Where the service listens, e.g. `http://127.0.0.1:3000`. */
+  /** Where the service listens, e.g. `http://127.0.0.1:3000`, or a page's `location.origin`. */
   readonly baseUrl: string;
   /** An API key the service accepts; sent as the `KEY` header. */
   readonly key: string;
-  /** A `fetch` to use instead of the global one (tests, proxies, timeouts). */
+  /** A `fetch` to use instead of the global one (tests, proxies). */
   readonly fetch?: typeof fetch;
+  /** A time limit for every call, in milliseconds, unless the call gives its own. */
+  readonly timeoutMs?: number;
+  /** Opt-in: retry every call answered 503 after its `Retry-After`, unless the call says otherwise. */
+  readonly retry?: RetryPolicy;
 }
 
 export interface WorkplanClient {
@@ -33,8 +40,12 @@ export interface WorkplanClient {
 /** A client for both resources of the service at `baseUrl`. */
 export function createClient(options: ClientOptions): WorkplanClient {
   const send = fetchTransport(options.baseUrl, options.key, options.fetch);
+  const defaults: CallDefaults = {
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+  };
   return {
-    scales: resourceClient<'value'>(send, { singular: 'scale', plural: 'scales' }),
-    costCenters: resourceClient<'title'>(send, { singular: 'costCenter', plural: 'costCenters' }),
+    scales: resourceClient<'value'>(send, { singular: 'scale', plural: 'scales' }, defaults),
+    costCenters: resourceClient<'title'>(send, { singular: 'costCenter', plural: 'costCenters' }, defaults),
   };
 }

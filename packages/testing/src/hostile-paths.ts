@@ -38,10 +38,11 @@ const pageSegment = fc.oneof(
   garbageSegment,
 );
 export const resourceArb = fc.constantFrom(...contractResources);
-/** Paths off the API: health, docs, metrics, and the tricks of a path's form. */
+/** Paths off the API: health, docs, the console, metrics, and the tricks of a path's form. */
 export const otherPath = fc.constantFrom(
   ...['/', '/api', '/api/v1', '/api/v2/scales', '/health', '/health/live', '/health/ready', '/health/live/x', '/metrics'],
   ...['/docs', '/openapi.json', '/docs/assets/swagger-ui.css', '/docs/assets/..%2F..%2Fpackage.json', '/docs/init.js'],
+  ...['/console', '/console/', '/console/index.html', '/console/favicon.svg', '/console/..%2F..%2Fpackage.json', '/console/.tsbuildinfo'],
   ...['*', '//api/v1/scales', '/api/v1/../v1/scales', '/api/v1/./scales', '/api//v1/scales', '/favicon.ico'],
   ...['http://127.0.0.1/api/v1/scales', 'api/v1/scales', '/%61pi/v1/scales', '/api/v1/scales%2F1', '/api/v1/scale%00'],
 );

@@ -99,7 +99,7 @@ export function describeHttpEdges(service: () => ServiceUnderTest, call: Contrac
   });
 
   describe('routes and methods', () => {
-    it.each(['/', '/api/v1/nope', '/api/v1/scale/a/b', '/api/v2/scales', '/api/v1/scales/1/2/3'])(
+    it.each(['/nope', '/api/v1/nope', '/api/v1/scale/a/b', '/api/v2/scales', '/api/v1/scales/1/2/3'])(
       'answers %s with 404 ROUTE_NOT_FOUND, without a key',
       async (path) => {
         expectProblem(await call({ path, key: null }), 404, 'ROUTE_NOT_FOUND', 'Rota não encontrada.');

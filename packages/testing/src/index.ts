@@ -1,5 +1,16 @@
 /** @workplan/testing: contract suites, builders, hostile-request generators and the OpenAPI oracle shared by the tests. */
 export { runApp, type AppProcess } from './app-process.js';
+export {
+  chromiumIsRequired,
+  chromiumPath,
+  expectAccessible,
+  hasChromium,
+  launchChromium,
+  warnWithoutChromium,
+  watchPage,
+  withAxe,
+  type PageWatch,
+} from './browser.js';
 export { send, sendRaw, untilReady, type HttpAnswer, type HttpCall } from './http-client.js';
 export { describeHttpContract } from './http-contract.js';
 export {

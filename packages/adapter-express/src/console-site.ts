@@ -1,0 +1,88 @@
+import express, { Router, type RequestHandler } from 'express';
+import { HttpFailure } from './http-failure.js';
+import { contextOf } from './request-context.js';
+
+/** Where the operator console is served; `GET /` sends a browser there. */
+export const CONSOLE_PATH = '/console/';
+
+/**
+ * The console's pages may run only their own files and talk only to this origin: no inline
+ * script or style, no other host (fonts and icons included), no framing by another site.
+ */
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+/** Names the route for logs and metrics: the console's files are one route, not `unmatched`. */
+const named =
+  (route: string): RequestHandler =>
+  (_req, res, next) => {
+    contextOf(res).route = route;
+    next();
+  };
+
+/** The console's pages are read, never written: OPTIONS says so, any other method is a 405. */
+const readOnly: RequestHandler = (req, res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    next();
+    return;
+  }
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Allow', ALLOW);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.status(204).end();
+    return;
+  }
+  next(new HttpFailure('METHOD_NOT_ALLOWED', { Allow: ALLOW }));
+};
+
+const guarded: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  next();
+};
+
+/**
+ * Serves the console's built files from `directory` at `/console/` and redirects `GET /`
+ * there with 302: a temporary redirect, so a browser does not remember it for good and `/`
+ * stays free for something else later. Vite names each asset by its content hash, so an
+ * asset is cached for a year; `index.html`, which names them, is checked on every load.
+ */
+export function consoleRouter(directory: string): Router {
+  const router = Router({ caseSensitive: false, strict: false });
+  router.all('/', named('/'), (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      readOnly(req, res, next);
+      return;
+    }
+    res.statusCode = 302;
+    res.setHeader('Location', CONSOLE_PATH);
+    res.setHeader('Content-Length', '0');
+    res.end();
+  });
+  router.use(
+    '/console',
+    named('/console'),
+    guarded,
+    readOnly,
+    express.static(directory, {
+      index: 'index.html',
+      fallthrough: true,
+      setHeaders: (res, path) => {
+        res.setHeader('Cache-Control', /[\\/]assets[\\/]/u.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    }),
+  );
+  return router;
+}

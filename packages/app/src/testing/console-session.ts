@@ -1,0 +1,99 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, runApp, watchPage, type AppProcess, type PageWatch } from '@workplan/testing';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+// Test-only (left out of the build): the app as `pnpm start` runs it, and the API as the
+// browser tests check it, beside what the console shows.
+
+const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+export const consoleKey = 'console-test-key-0123456789';
+
+/** The built app on memory storage, in a scratch directory; a small page maximum, so exports walk several pages. */
+export function runConsoleApp(): AppProcess {
+  const env = { PORT: '0', HOST: '127.0.0.1', API_KEYS: consoleKey, STORAGE: 'memory', LIST_MAX_LIMIT: '20', LOG_LEVEL: 'warn' };
+  return runApp(main, env, { cwd: mkdtempSync(join(tmpdir(), 'workplan-console-')) });
+}
+
+export interface ApiRecord {
+  readonly id: string;
+  readonly value?: string;
+  readonly title?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** The API's own answers, read beside the page: what the console shows must be what is stored. */
+export function apiOf(url: string) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = { KEY: consoleKey };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return { response, json: (await response.json()) as { data?: unknown; error?: { issues?: { message: string }[] } } };
+  };
+  return {
+    call,
+    /** Every record, following `Link: rel="next"` from the first page. */
+    all: async (plural: 'scales' | 'costCenters'): Promise<ApiRecord[]> => {
+      const records: ApiRecord[] = [];
+      let path: string | undefined = `/api/v1/${plural}`;
+      while (path !== undefined) {
+        const { response, json } = await call('GET', path);
+        records.push(...(json.data as ApiRecord[]));
+        path = /<([^>]+)>;\s*rel="next"/u.exec(response.headers.get('link') ?? '')?.[1];
+      }
+      return records;
+    },
+    create: async (singular: 'scale' | 'costCenter', text: string): Promise<ApiRecord> => {
+      const { json } = await call('POST', `/api/v1/${singular}`, singular === 'scale' ? { value: text } : { title: text });
+      return json.data as ApiRecord;
+    },
+    /** The service's sentence for a text that breaks a rule, as the API answers it. */
+    issueOf: async (text: string): Promise<string> => {
+      const { json } = await call('POST', '/api/v1/scale', { value: text });
+      return json.error?.issues?.[0]?.message ?? '';
+    },
+  };
+}
+
+/** Signs in as an operator would: the key in its field, then "Entrar". */
+export async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.getByLabel('Chave de API').fill(consoleKey);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByRole('navigation', { name: 'Cadastros' }).waitFor();
+}
+
+/** The data rows of the table named `name` (its caption): the rows of its second row group, after the header's. */
+export function rowsOf(page: Page, name: string) {
+  return page.getByRole('table', { name, exact: true }).getByRole('rowgroup').nth(1).getByRole('row');
+}
+
+/** A browser for the console's tests: a Brazilian locale and time zone, and every tab watched. */
+export interface ConsoleBrowser {
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  /** What each tab did that it must not: other origins, errors, CSP violations. */
+  readonly watches: PageWatch[];
+  /** A tab of its own (its own sessionStorage), watched. */
+  newTab(): Promise<Page>;
+}
+
+export async function openConsoleBrowser(url: string): Promise<ConsoleBrowser> {
+  const browser = await launchChromium();
+  // Dates must follow the browser's locale and time zone: give it a Brazilian one.
+  const context = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: 1280, height: 900 } });
+  const watches: PageWatch[] = [];
+  return {
+    browser,
+    context,
+    watches,
+    newTab: async () => {
+      const tab = await context.newPage();
+      watches.push(await watchPage(tab, url));
+      return tab;
+    },
+  };
+}

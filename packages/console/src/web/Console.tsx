@@ -1,0 +1,109 @@
+import { createClient, type WorkplanClient } from '@workplan/client';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type Failure } from './failure.js';
+import { KeyForm } from './KeyForm.js';
+import { ResourcePanel } from './ResourcePanel.js';
+import { consoleResources } from './resources.js';
+import { hrefOf, useRoute } from './route.js';
+import { Services, type ConsoleServices } from './services.js';
+import { forgetKey, keepKey, keptKey } from './session.js';
+import { words } from './texts.js';
+
+// Each call may wait this long, retries of a 503 included, before the console says so.
+const CALL_TIMEOUT_MS = 30_000;
+const RETRIES_OF_UNAVAILABLE = 3;
+
+/** The whole page: the key form until the service accepts a key, then the two resources' tabs. */
+export function Console() {
+  const [key, setKey] = useState(keptKey);
+  const [refusal, setRefusal] = useState<Failure | undefined>(undefined);
+  const [status, setStatus] = useState('');
+  const statusTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  const announce = (text: string, forMs?: number) => {
+    clearTimeout(statusTimer.current);
+    setStatus(text);
+    if (forMs !== undefined) statusTimer.current = setTimeout(() => { setStatus(''); }, forMs);
+  };
+
+  const client = useMemo<WorkplanClient | undefined>(
+    () =>
+      key === undefined
+        ? undefined
+        : createClient({
+            baseUrl: location.origin,
+            key,
+            timeoutMs: CALL_TIMEOUT_MS,
+            retry: {
+              attempts: RETRIES_OF_UNAVAILABLE,
+              onRetry: ({ delayMs }) => { announce(words.unavailable(Math.ceil(delayMs / 1000)), delayMs + 500); },
+            },
+          }),
+    [key],
+  );
+
+  const signOut = (why?: Failure) => {
+    forgetKey();
+    setRefusal(why);
+    setKey(undefined);
+    setStatus('');
+  };
+
+  if (client === undefined) {
+    return (
+      <KeyForm
+        refusal={refusal}
+        onKey={(accepted) => {
+          keepKey(accepted);
+          setRefusal(undefined);
+          setKey(accepted);
+        }}
+      />
+    );
+  }
+  const services: ConsoleServices = { client, refused: signOut, announce: (text) => { announce(text); } };
+  return (
+    <Services.Provider value={services}>
+      <SignedIn onSignOut={() => { signOut(); }} status={status} />
+    </Services.Provider>
+  );
+}
+
+function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; readonly status: string }) {
+  const { resource, openedId } = useRoute();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${resource.words.title} · ${words.product}`;
+  }, [resource]);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+  return (
+    <>
+      <header class="top">
+        <p class="brand">
+          {words.product} <span>{words.consoleTitle}</span>
+        </p>
+        <nav aria-label={words.resources}>
+          {consoleResources.map((each) => (
+            <a key={each.slug} href={hrefOf(each)} aria-current={each === resource ? 'page' : undefined}>
+              {each.words.title}
+            </a>
+          ))}
+        </nav>
+        <button type="button" class="secondary" onClick={onSignOut}>
+          {words.signOut}
+        </button>
+      </header>
+      <p class="status" role="status">
+        {status}
+      </p>
+      <main>
+        <h1 ref={heading} tabIndex={-1}>
+          {resource.words.title}
+        </h1>
+        <ResourcePanel key={resource.slug} resource={resource} openedId={openedId} />
+      </main>
+    </>
+  );
+}
