@@ -100,9 +100,9 @@ describe('main', () => {
     expect((await app.exited)[0]).toBe(0);
     const lines = app.output().trim().split('\n').map((line) => JSON.parse(line) as { level: number; time: number; msg: string });
     const messages = lines.map((line) => line.msg);
-    expect(messages).toHaveLength(3);
+    expect(messages).toHaveLength(4);
     expect(messages[0]).toMatch(/^workplan listening on http:\/\/127\.0\.0\.1:\d+ \(storage: sqlite, file /u);
-    expect(messages.slice(1)).toEqual(['keys reloaded: 1 key(s)', 'SIGTERM: closing']);
+    expect(messages.slice(1)).toEqual([`console: ${url}/console/`, 'keys reloaded: 1 key(s)', 'SIGTERM: closing']);
     for (const line of lines) expect(line).toMatchObject({ level: 30, time: expect.any(Number) as unknown });
   });
 
