@@ -10,7 +10,7 @@ import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { APP_MAIN, pinLoadGenerator } from './processes.js';
 import { formatHot, profileFind } from './profile.js';
 import { mainRows, markdownReport, sweepRows, targetRows, textTable } from './report.js';
-import { type Results } from './results.js';
+import { checkTargets, type Measured, type Results } from './results.js';
 import { memoryScenario, mongoScenario, planOf, sqliteScenario, type ScenarioResult } from './scenarios.js';
 import { soak } from './soak.js';
 import { listSweep, type Sweep } from './sweeps.js';
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory' }, plan, pinned);
   const soakResult = await soak(plan, options.soakSeconds, options.soakRate, options.seedRecords, pinned);
   const mongo = await mongoPhases(options, plan, pinned);
-  const results: Results = {
+  const measured: Measured = {
     meta: {
       date: new Date(started).toISOString(),
       mode: options.mode,
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     sweeps: { memory: memorySweep, mongodb: mongo.sweep },
     soak: soakResult,
   };
+  const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(mainRows(results))}\n\n${textTable(sweepRows(results.sweeps))}\n\n${textTable(targetRows(results))}\n`);
   await writeOutputs(results, options);
 }

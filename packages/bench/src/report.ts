@@ -1,6 +1,7 @@
 import { type Summary } from './compare.js';
 import { DURING_CREATES } from './scenarios.js';
-import { checkTargets, ratio, type Results } from './results.js';
+import { ratio, type Results } from './results.js';
+import { formatMeasured, formatMet } from './targets.js';
 import { type Sweep } from './sweeps.js';
 import { OPERATIONS } from './workloads.js';
 
@@ -63,8 +64,8 @@ export function sweepRows(sweeps: Results['sweeps']): string[][] {
 
 export function targetRows(results: Results): string[][] {
   return [
-    ['target', 'measured', 'met'],
-    ...checkTargets(results).map((t) => [t.name, t.measured, t.met === undefined ? 'not run' : t.met ? 'yes' : 'NO']),
+    ['target', 'measured', 'threshold', 'met'],
+    ...results.targets.map((t) => [t.name, formatMeasured(t.measured), t.threshold ?? '', formatMet(t)]),
   ];
 }
 
@@ -134,7 +135,7 @@ function sqliteReport(results: Results): string {
   return ['## SQLite: reads while writes go on', '', how, '', line('normal'), line('full'), '', ''].join('\n');
 }
 
-export function sweepLatency(sweep: Sweep | undefined, axis: keyof Sweep, which: 'p50Ms' | 'p99Ms'): (number | undefined)[] {
+export function sweepLatency(sweep: Sweep | undefined, axis: 'pageSize' | 'collectionSize', which: 'p50Ms' | 'p99Ms'): (number | undefined)[] {
   return (sweep?.[axis] ?? []).map((point) => point.sample[which]);
 }
 

@@ -10,6 +10,8 @@ import { createRequests, findRequests, OPERATIONS } from './workloads.js';
 export interface ScenarioResult {
   readonly comparison: Comparison;
   readonly appMetrics: boolean;
+  /** The Node versions (majors) of `app` and of `runtime`, the same app on another Node, when that ran. */
+  readonly runtime?: { readonly own: string; readonly other: string } | undefined;
 }
 
 export function planOf(options: { rounds: number; roundSeconds: number; warmupSeconds: number; connections: number }): Plan {

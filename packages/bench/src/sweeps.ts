@@ -18,6 +18,8 @@ export interface Sweep {
   readonly pageSize: readonly SweepPoint[];
   /** The last page of 100 of collections of 1k, 10k, 100k records. */
   readonly collectionSize: readonly SweepPoint[];
+  /** The same page sizes on servers measured beside the app, point by point: `b`, `sqlite`. */
+  readonly beside?: Readonly<Record<string, readonly SweepPoint[]>> | undefined;
 }
 
 export interface SweepSpec {
