@@ -27,6 +27,17 @@ describe('parseOptions', () => {
   });
 });
 
+describe('BENCH_OTHER_NODE', () => {
+  it('runs the app on Node 26 beside the bench\'s own by default, on another major when set, on none when told', () => {
+    expect([parseOptions([], {}).otherNode, parseOptions([], { BENCH_OTHER_NODE: '25' }).otherNode]).toEqual(['26', '25']);
+    expect(parseOptions([], { BENCH_OTHER_NODE: 'none' }).otherNode).toBeUndefined();
+  });
+
+  it('refuses what is not a major version', () => {
+    expect(() => parseOptions([], { BENCH_OTHER_NODE: '26.1' })).toThrow('BENCH_OTHER_NODE must be a Node major version');
+  });
+});
+
 describe('withDatabase', () => {
   it('sets the database and keeps hosts and options', () => {
     expect(withDatabase('mongodb://127.0.0.1:27017/', 'b')).toBe('mongodb://127.0.0.1:27017/b');

@@ -23,6 +23,8 @@ export interface BenchOptions {
   readonly outDir: string;
   /** Pin the servers to core 0 and the load generator to core 1 with `taskset`. */
   readonly pin: boolean;
+  /** The Node major the app also runs on, beside the bench's own, in the memory scenario; undefined: not. */
+  readonly otherNode: string | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -36,6 +38,7 @@ export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-
   --no-pin      do not pin processes to cores with taskset
 env: BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_WARMUP_SECONDS, BENCH_SOAK_SECONDS,
      BENCH_SOAK_RATE, BENCH_CONNECTIONS, BENCH_SEED_RECORDS, BENCH_COLLECTION_SIZES (1000,10000,100000),
+     BENCH_OTHER_NODE (26: the Node major the app also runs on, beside the bench's own; none to skip),
      MONGODB_URI (a MongoDB to bench against; the bench uses a database of its own and drops it)`;
 
 /** Parses argv and the environment; throws an Error with the usage text on a bad flag. */
@@ -67,6 +70,7 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
     sqlite: !flags.has('--no-sqlite'),
     outDir: outArg ?? defaultOut,
     pin: !flags.has('--no-pin'),
+    otherNode: major(env, 'BENCH_OTHER_NODE', '26'),
   };
 }
 
@@ -75,6 +79,13 @@ function whole(env: Env, name: string, fallback: number, min: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^[0-9]+$/u.test(raw) || Number(raw) < min) throw new Error(`${name} must be a whole number >= ${min}, not "${raw}"`);
   return Number(raw);
+}
+
+function major(env: Env, name: string, fallback: string): string | undefined {
+  const raw = env[name]?.trim() || fallback;
+  if (raw === 'none') return undefined;
+  if (!/^[1-9][0-9]*$/u.test(raw)) throw new Error(`${name} must be a Node major version such as 26, or none, not "${raw}"`);
+  return raw;
 }
 
 function sizes(env: Env, name: string, fallback: number[]): number[] {

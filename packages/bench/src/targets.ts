@@ -37,6 +37,7 @@ export function quotient(top: number | undefined, bottom: number | undefined): n
 /** The figure as the tables print it: ratios to two places, larger numbers to one. */
 export function formatMeasured(value: number | null): string {
   if (value === null) return 'not run';
+  if (Number.isInteger(value)) return String(value);
   return Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
