@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A MongoDB wire server fast enough to benchmark: FerretDB 1.24 on its PostgreSQL backend,
-# over Debian's `postgresql` (installed with apt-get when missing), in a throwaway cluster
-# on loopback ports. FerretDB on SQLite (scripts/test-db.sh) answers tens of findOne a
-# second; this answers thousands. Runs the command with the server up, then removes it all.
+# A MongoDB wire server for the bench: FerretDB 1.24 on its PostgreSQL backend, over
+# Debian's `postgresql` (installed with apt-get when missing), in a throwaway cluster on
+# loopback ports. Runs the command with the server up, then removes it all. Faster than
+# FerretDB on SQLite (scripts/test-db.sh), but a findOne by the app's UUID _id is still a
+# full scan there (docs/benchmarks/README.md says how fast).
 #
 #   bash scripts/bench-db.sh pnpm bench
 #

@@ -120,7 +120,7 @@ function estimateMinutes(options: BenchOptions): number {
   const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
   const servers = 5 + (options.otherNode === undefined ? 0 : 1); // a, b, d, e, the app, and the app on the other Node
   const memoryRuns = servers * 5 + (options.sqlite ? 3 * 5 + 2 : 0); // five operations; SQLite's three servers and two mixed rounds
-  const mongoRuns = options.mongodbUri === undefined ? 0 : 1 + 5;
+  const mongoRuns = options.mongodbUri === undefined ? 0 : 2 + 5; // (c) find and list, the app's five
   const besideRuns = options.pageSizes.length * (options.sqlite ? 2 : 1); // (b) and SQLite beside the memory app's pages
   const sweepRuns = (options.pageSizes.length + options.collectionSizes.length) * (options.mongodbUri === undefined ? 1 : 2) + besideRuns;
   const seconds = (memoryRuns + mongoRuns) * perRun + sweepRuns * (options.roundSeconds + options.warmupSeconds) + options.soakSeconds;

@@ -78,6 +78,7 @@ describe('checkTargets', () => {
   it('leaves what did not run as not run, and report rows without a verdict', () => {
     const targets = checkTargets(run(sample(160)));
     expect(byName(targets, 'mongodb: find')).toMatchObject({ measured: null, met: null });
+    expect(byName(targets, 'mongodb: (c) findOne req/s')).toMatchObject({ measured: null, threshold: '>= 1000', met: null });
     expect(byName(targets, 'peers: find, app / (d)')).toMatchObject({ measured: null, threshold: '>= 1.3', met: null });
     expect(byName(targets, 'sqlite: create')).toMatchObject({ threshold: null, met: null });
     expect(targets.filter((t) => t.name.startsWith('runtime:'))).toEqual([]);
