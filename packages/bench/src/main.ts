@@ -9,7 +9,7 @@ import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { startApp } from './app.js';
 import { APP_MAIN, pinLoadGenerator, type ServerProcess } from './processes.js';
-import { formatHot, profileFind } from './profile.js';
+import { formatHot, profileOperation } from './profile.js';
 import { mainRows, markdownReport, sweepRows, targetRows, textTable } from './report.js';
 import { checkTargets, type Measured, type Results } from './results.js';
 import { memoryScenario, mongoScenario, planOf, sqliteScenario, startBaseline, type ScenarioResult } from './scenarios.js';
@@ -28,9 +28,10 @@ async function main(): Promise<void> {
   const plan = planOf(options);
   const pinning = pinned ? 'servers on core 0, load on core 1' : 'no';
   if (options.mode === 'profile') {
-    console.log(`profile: find by id for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
-    const hot = await profileFind(plan, options.seedRecords, options.outDir, pinned);
-    console.log(`\ntop functions by self time under find-by-id load:\n${formatHot(hot, 25)}`);
+    const operation = options.profiled;
+    console.log(`profile: ${operation} for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
+    const hot = await profileOperation(operation, plan, options.seedRecords, options.outDir, pinned);
+    console.log(`\ntop functions by self time under ${operation} load:\n${formatHot(hot, 25)}`);
     return;
   }
   console.log(

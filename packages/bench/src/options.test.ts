@@ -38,6 +38,13 @@ describe('BENCH_OTHER_NODE', () => {
   });
 });
 
+describe('BENCH_PROFILE', () => {
+  it('profiles finds by default, a page of 100 or of 1000 when told, and refuses anything else', () => {
+    expect([parseOptions(['--profile'], {}).profiled, parseOptions(['--profile'], { BENCH_PROFILE: 'list1000' }).profiled]).toEqual(['find', 'list1000']);
+    expect(() => parseOptions(['--profile'], { BENCH_PROFILE: 'list' })).toThrow('BENCH_PROFILE must be one of find, list100, list1000');
+  });
+});
+
 describe('withDatabase', () => {
   it('sets the database and keeps hosts and options', () => {
     expect(withDatabase('mongodb://127.0.0.1:27017/', 'b')).toBe('mongodb://127.0.0.1:27017/b');
