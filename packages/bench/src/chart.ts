@@ -43,7 +43,7 @@ export function resultsChart(results: Results): string {
     });
   const pageLabels = results.sweeps.memory.pageSize.map((p) => `limit ${p.limit}`);
   const sizeLabels = results.sweeps.memory.collectionSize.map((p) => `${p.records / 1000}k, skip ${p.skip}`);
-  return svgDocument(900, 640, [
+  return svgDocument(900, 650, [
     ratios,
     latency('pageSize', 0, `list latency by page size (${results.sweeps.memory.pageSize[0]?.records ?? 0} records)`, pageLabels, pageBaseline),
     latency('collectionSize', 450, 'list latency by collection size (last page of 100)', sizeLabels),
