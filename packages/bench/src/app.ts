@@ -19,6 +19,8 @@ export interface AppSpec {
   /** The SQLite file and its synchronous mode, for `storage: 'sqlite'`. */
   readonly sqlite?: { readonly path: string; readonly synchronous: 'normal' | 'full' };
   readonly nodeFlags?: readonly string[];
+  /** Another Node binary than the bench's own, and its version for the name. */
+  readonly node?: { readonly path: string; readonly version: string };
 }
 
 /**
@@ -33,9 +35,11 @@ export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerPr
   if (spec.mongodbUri !== undefined) env.MONGODB_URI = spec.mongodbUri;
   if (spec.sqlite !== undefined) Object.assign(env, { SQLITE_PATH: spec.sqlite.path, SQLITE_SYNCHRONOUS: spec.sqlite.synchronous });
   const mode = spec.sqlite === undefined ? '' : `, synchronous ${spec.sqlite.synchronous}`;
+  const runtime = spec.node === undefined ? '' : `, Node ${spec.node.version}`;
   return startServer(
     {
-      name: `app (${spec.storage}${mode})`,
+      name: `app (${spec.storage}${mode}${runtime})`,
+      node: spec.node?.path,
       script: APP_MAIN,
       env,
       ready: { path: '/health/ready' },

@@ -6,6 +6,7 @@ import { OPERATIONS } from './workloads.js';
 const BLUE = '#3b6fb6';
 const ORANGE = '#e08a2c';
 const GREEN = '#3a9a5b';
+const PURPLE = '#8a5cb8';
 
 /** One SVG: the app's ratios to the baselines per operation, and list latency by page and collection size. */
 export function resultsChart(results: Results): string {
@@ -19,11 +20,17 @@ export function resultsChart(results: Results): string {
     series: withData([
       { name: 'memory: app/(a) node:http', color: BLUE, values: OPERATIONS.map((op) => ratio(memory, op, 'a')) },
       { name: 'memory: app/(b) Express + Map', color: ORANGE, values: OPERATIONS.map((op) => ratio(memory, op, 'b')) },
+      { name: 'memory: app/(d) NestJS on Express', color: PURPLE, values: OPERATIONS.map((op) => ratio(memory, op, 'd')) },
       { name: 'mongodb: app/(c) Express + driver', color: GREEN, values: OPERATIONS.map((op) => ratio(mongo, op, 'c')) },
     ]),
-    marks: [{ value: 0.4, label: 'find target vs (a): 0.4' }, { value: 0.8, label: 'find target vs (b): 0.8' }],
+    marks: [{ value: 0.7, label: 'list target vs (b): 0.7' }, { value: 0.85, label: 'find target vs (b): 0.85' }],
   });
-  const latency = (axis: 'pageSize' | 'collectionSize', x: number, title: string, labels: string[]) =>
+  const besideB = results.sweeps.memory.beside?.b ?? [];
+  const pageBaseline: Series[] = [
+    { name: '(b) p50', color: ORANGE, values: besideB.map((point) => point.sample.p50Ms) },
+    { name: '(b) p99', color: ORANGE, dashed: true, values: besideB.map((point) => point.sample.p99Ms) },
+  ];
+  const latency = (axis: 'pageSize' | 'collectionSize', x: number, title: string, labels: string[], extra: readonly Series[] = []) =>
     linePanel({
       x, y: 330, width: 450, height: 300, title, yLabel: 'latency, ms (log scale)', labels, logY: true,
       series: withData([
@@ -31,13 +38,14 @@ export function resultsChart(results: Results): string {
         { name: 'memory p99', color: BLUE, dashed: true, values: sweepLatency(results.sweeps.memory, axis, 'p99Ms') },
         { name: 'mongodb p50', color: GREEN, values: sweepLatency(results.sweeps.mongodb, axis, 'p50Ms') },
         { name: 'mongodb p99', color: GREEN, dashed: true, values: sweepLatency(results.sweeps.mongodb, axis, 'p99Ms') },
+        ...extra,
       ]),
     });
   const pageLabels = results.sweeps.memory.pageSize.map((p) => `limit ${p.limit}`);
   const sizeLabels = results.sweeps.memory.collectionSize.map((p) => `${p.records / 1000}k, skip ${p.skip}`);
-  return svgDocument(900, 640, [
+  return svgDocument(900, 650, [
     ratios,
-    latency('pageSize', 0, `list latency by page size (${results.sweeps.memory.pageSize[0]?.records ?? 0} records)`, pageLabels),
+    latency('pageSize', 0, `list latency by page size (${results.sweeps.memory.pageSize[0]?.records ?? 0} records)`, pageLabels, pageBaseline),
     latency('collectionSize', 450, 'list latency by collection size (last page of 100)', sizeLabels),
   ]);
 }

@@ -7,11 +7,13 @@ import { resultsChart } from './chart.js';
 import { type Plan } from './compare.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
-import { APP_MAIN, pinLoadGenerator } from './processes.js';
-import { formatHot, profileFind } from './profile.js';
+import { startApp } from './app.js';
+import { APP_MAIN, pinLoadGenerator, type ServerProcess } from './processes.js';
+import { formatHot, profileOperation } from './profile.js';
 import { mainRows, markdownReport, sweepRows, targetRows, textTable } from './report.js';
-import { type Results } from './results.js';
-import { memoryScenario, mongoScenario, planOf, sqliteScenario, type ScenarioResult } from './scenarios.js';
+import { checkTargets, type Measured, type Results } from './results.js';
+import { memoryScenario, mongoScenario, planOf, sqliteScenario, startBaseline, type ScenarioResult } from './scenarios.js';
+import { otherNode } from './runtime.js';
 import { soak } from './soak.js';
 import { listSweep, type Sweep } from './sweeps.js';
 
@@ -26,9 +28,10 @@ async function main(): Promise<void> {
   const plan = planOf(options);
   const pinning = pinned ? 'servers on core 0, load on core 1' : 'no';
   if (options.mode === 'profile') {
-    console.log(`profile: find by id for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
-    const hot = await profileFind(plan, options.seedRecords, options.outDir, pinned);
-    console.log(`\ntop functions by self time under find-by-id load:\n${formatHot(hot, 25)}`);
+    const operation = options.profiled;
+    console.log(`profile: ${operation} for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
+    const hot = await profileOperation(operation, plan, options.seedRecords, options.outDir, pinned);
+    console.log(`\ntop functions by self time under ${operation} load:\n${formatHot(hot, 25)}`);
     return;
   }
   console.log(
@@ -39,13 +42,16 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   // Everything on the memory store first: a MongoDB still working through a backlog must
   // not slow the memory runs down.
-  const memory = await memoryScenario(plan, options.seedRecords, pinned);
-  const sqlite = options.sqlite ? await sqliteScenario(plan, options.seedRecords, await mkdtemp(join(tmpdir(), 'workplan-bench-')), pinned) : undefined;
+  const other = options.otherNode === undefined ? { note: 'not run: BENCH_OTHER_NODE=none' } : otherNode(options.otherNode);
+  if ('note' in other) console.log(`second runtime: ${other.note}`);
+  const memory = await memoryScenario(plan, options.seedRecords, pinned, 'note' in other ? undefined : other);
+  const sqliteDir = await mkdtemp(join(tmpdir(), 'workplan-bench-'));
+  const sqlite = options.sqlite ? await sqliteScenario(plan, options.seedRecords, sqliteDir, pinned) : undefined;
   const sweepSpec = { pageSizes: options.pageSizes, collectionSizes: options.collectionSizes };
-  const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory' }, plan, pinned);
+  const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory', beside: besideInSweep(options, sqliteDir, pinned) }, plan, pinned);
   const soakResult = await soak(plan, options.soakSeconds, options.soakRate, options.seedRecords, pinned);
   const mongo = await mongoPhases(options, plan, pinned);
-  const results: Results = {
+  const measured: Measured = {
     meta: {
       date: new Date(started).toISOString(),
       mode: options.mode,
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
     sweeps: { memory: memorySweep, mongodb: mongo.sweep },
     soak: soakResult,
   };
+  const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(mainRows(results))}\n\n${textTable(sweepRows(results.sweeps))}\n\n${textTable(targetRows(results))}\n`);
   await writeOutputs(results, options);
 }
@@ -76,7 +83,7 @@ async function main(): Promise<void> {
 async function mongoPhases(options: BenchOptions, plan: Plan, pinned: boolean): Promise<{ scenario?: ScenarioResult; sweep?: Sweep; note?: string }> {
   const uri = options.mongodbUri;
   if (uri === undefined) {
-    const note = 'not run: no MONGODB_URI (bash scripts/test-db.sh pnpm bench runs it on FerretDB)';
+    const note = 'not run: no MONGODB_URI (bash scripts/bench-db.sh pnpm bench runs it on FerretDB over PostgreSQL)';
     console.log(`mongodb: ${note}`);
     return { note };
   }
@@ -92,6 +99,14 @@ async function mongoPhases(options: BenchOptions, plan: Plan, pinned: boolean): 
   }
 }
 
+/** (b) and, unless --no-sqlite, the app on SQLite: their pages of 10, 100 and 1000 beside the memory app's. */
+function besideInSweep(options: BenchOptions, sqliteDir: string, pinned: boolean): Record<string, () => Promise<ServerProcess>> {
+  const b = { b: () => startBaseline('express-map', 'b', pinned) };
+  if (!options.sqlite) return b;
+  const sqlite = { storage: 'sqlite', sqlite: { path: join(sqliteDir, 'sweep.db'), synchronous: 'normal' } } as const;
+  return { ...b, sqlite: () => startApp(sqlite, pinned) };
+}
+
 async function writeOutputs(results: Results, options: BenchOptions): Promise<void> {
   await mkdir(options.outDir, { recursive: true });
   const files = { json: 'results.json', markdown: 'results.md', chart: 'results.svg' };
@@ -104,9 +119,11 @@ async function writeOutputs(results: Results, options: BenchOptions): Promise<vo
 /** Rough minutes a run takes, so the banner can say; seeding the large collections comes on top. */
 function estimateMinutes(options: BenchOptions): number {
   const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
-  const memoryRuns = 3 * 5 + (options.sqlite ? 3 * 5 + 2 : 0); // three servers, five operations; SQLite's three and two mixed rounds
-  const mongoRuns = options.mongodbUri === undefined ? 0 : 1 + 5;
-  const sweepRuns = (options.pageSizes.length + options.collectionSizes.length) * (options.mongodbUri === undefined ? 1 : 2);
+  const servers = 5 + (options.otherNode === undefined ? 0 : 1); // a, b, d, e, the app, and the app on the other Node
+  const memoryRuns = servers * 5 + (options.sqlite ? 3 * 5 + 2 : 0); // five operations; SQLite's three servers and two mixed rounds
+  const mongoRuns = options.mongodbUri === undefined ? 0 : 2 + 5; // (c) find and list, the app's five
+  const besideRuns = options.pageSizes.length * (options.sqlite ? 2 : 1); // (b) and SQLite beside the memory app's pages
+  const sweepRuns = (options.pageSizes.length + options.collectionSizes.length) * (options.mongodbUri === undefined ? 1 : 2) + besideRuns;
   const seconds = (memoryRuns + mongoRuns) * perRun + sweepRuns * (options.roundSeconds + options.warmupSeconds) + options.soakSeconds;
   return Math.max(1, Math.round(seconds / 60));
 }

@@ -27,6 +27,24 @@ describe('parseOptions', () => {
   });
 });
 
+describe('BENCH_OTHER_NODE', () => {
+  it('runs the app on Node 26 beside the bench\'s own by default, on another major when set, on none when told', () => {
+    expect([parseOptions([], {}).otherNode, parseOptions([], { BENCH_OTHER_NODE: '25' }).otherNode]).toEqual(['26', '25']);
+    expect(parseOptions([], { BENCH_OTHER_NODE: 'none' }).otherNode).toBeUndefined();
+  });
+
+  it('refuses what is not a major version', () => {
+    expect(() => parseOptions([], { BENCH_OTHER_NODE: '26.1' })).toThrow('BENCH_OTHER_NODE must be a Node major version');
+  });
+});
+
+describe('BENCH_PROFILE', () => {
+  it('profiles finds by default, a page of 100 or of 1000 when told, and refuses anything else', () => {
+    expect([parseOptions(['--profile'], {}).profiled, parseOptions(['--profile'], { BENCH_PROFILE: 'list1000' }).profiled]).toEqual(['find', 'list1000']);
+    expect(() => parseOptions(['--profile'], { BENCH_PROFILE: 'list' })).toThrow('BENCH_PROFILE must be one of find, list100, list1000');
+  });
+});
+
 describe('withDatabase', () => {
   it('sets the database and keeps hosts and options', () => {
     expect(withDatabase('mongodb://127.0.0.1:27017/', 'b')).toBe('mongodb://127.0.0.1:27017/b');

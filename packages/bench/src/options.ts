@@ -2,6 +2,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** What `--profile` loads the app with: finds by id, or the same page of 100 or of 1000 records. */
+export const PROFILED_OPERATIONS = ['find', 'list100', 'list1000'] as const;
+export type ProfiledOperation = (typeof PROFILED_OPERATIONS)[number];
+
 /** How one bench run goes, from its flags and `BENCH_*` variables, read once at start. */
 export interface BenchOptions {
   readonly mode: 'full' | 'quick' | 'profile';
@@ -23,19 +27,25 @@ export interface BenchOptions {
   readonly outDir: string;
   /** Pin the servers to core 0 and the load generator to core 1 with `taskset`. */
   readonly pin: boolean;
+  /** What `--profile` loads the app with. */
+  readonly profiled: ProfiledOperation;
+  /** The Node major the app also runs on, beside the bench's own, in the memory scenario; undefined: not. */
+  readonly otherNode: string | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-mongodb] [--no-sqlite] [--no-pin]
   --quick       1 round of 2 s, soak 5 s, smaller sweeps: checks the harness, measures nothing
-  --profile     CPU profile of the app under find-by-id load; prints the top functions
+  --profile     CPU profile of the app under load (BENCH_PROFILE: find, list100 or list1000); prints the top functions
   --out DIR     where results go (full run: docs/benchmarks; otherwise a temp dir)
   --no-mongodb  skip MongoDB even when MONGODB_URI is set
   --no-sqlite   skip the SQLite rows (both synchronous modes, beside the memory store)
   --no-pin      do not pin processes to cores with taskset
 env: BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_WARMUP_SECONDS, BENCH_SOAK_SECONDS,
      BENCH_SOAK_RATE, BENCH_CONNECTIONS, BENCH_SEED_RECORDS, BENCH_COLLECTION_SIZES (1000,10000,100000),
+     BENCH_PROFILE (find, list100, list1000: the load --profile runs),
+     BENCH_OTHER_NODE (26: the Node major the app also runs on, beside the bench's own; none to skip),
      MONGODB_URI (a MongoDB to bench against; the bench uses a database of its own and drops it)`;
 
 /** Parses argv and the environment; throws an Error with the usage text on a bad flag. */
@@ -67,6 +77,8 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
     sqlite: !flags.has('--no-sqlite'),
     outDir: outArg ?? defaultOut,
     pin: !flags.has('--no-pin'),
+    otherNode: major(env, 'BENCH_OTHER_NODE', '26'),
+    profiled: profiled(env.BENCH_PROFILE),
   };
 }
 
@@ -75,6 +87,20 @@ function whole(env: Env, name: string, fallback: number, min: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^[0-9]+$/u.test(raw) || Number(raw) < min) throw new Error(`${name} must be a whole number >= ${min}, not "${raw}"`);
   return Number(raw);
+}
+
+function profiled(raw: string | undefined): ProfiledOperation {
+  const value = raw?.trim() || 'find';
+  const known = PROFILED_OPERATIONS.find((operation) => operation === value);
+  if (known === undefined) throw new Error(`BENCH_PROFILE must be one of ${PROFILED_OPERATIONS.join(', ')}, not "${value}"`);
+  return known;
+}
+
+function major(env: Env, name: string, fallback: string): string | undefined {
+  const raw = env[name]?.trim() || fallback;
+  if (raw === 'none') return undefined;
+  if (!/^[1-9][0-9]*$/u.test(raw)) throw new Error(`${name} must be a Node major version such as 26, or none, not "${raw}"`);
+  return raw;
 }
 
 function sizes(env: Env, name: string, fallback: number[]): number[] {

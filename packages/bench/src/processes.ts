@@ -23,12 +23,16 @@ export interface ServerSpec {
   /** The whole environment it gets, besides PORT and HOST. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly nodeFlags?: readonly string[];
+  /** The Node binary that runs it; unset, the one running the bench. */
+  readonly node?: string | undefined;
   /** How to know it serves: a line on stdout, or an HTTP path answering 200. */
   readonly ready: { readonly stdoutLine: string } | { readonly path: string };
 }
 
 export const APP_MAIN = fileURLToPath(new URL('../../app/dist/main.js', import.meta.url));
 export const baselineScript = (name: string): string => fileURLToPath(new URL(`./baselines/${name}.js`, import.meta.url));
+/** A peer (`peers/*.mjs`): plain JavaScript, outside the TypeScript build. */
+export const peerScript = (name: string): string => fileURLToPath(new URL(`../peers/${name}.mjs`, import.meta.url));
 
 /**
  * Pins this process (every thread of it) to core 1 and says whether servers go on core 0.
@@ -49,7 +53,8 @@ export function pinLoadGenerator(wanted: boolean): boolean {
 export async function startServer(spec: ServerSpec, pinned: boolean): Promise<ServerProcess> {
   const port = await freePort();
   const nodeArgs = [...(spec.nodeFlags ?? []), spec.script];
-  const [command, args] = pinned ? ['taskset', ['-c', '0', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const node = spec.node ?? process.execPath;
+  const [command, args] = pinned ? ['taskset', ['-c', '0', node, ...nodeArgs]] : [node, nodeArgs];
   const watchStdout = 'stdoutLine' in spec.ready;
   // The app's stdout (its request log when logs are on) goes to /dev/null: the cost measured
   // is making the log lines, not a disk's or a collector's.

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { startApp } from './app.js';
 import { describe, seed, type Plan } from './compare.js';
 import { runLoad } from './load.js';
-import { findRequests } from './workloads.js';
+import { type ProfiledOperation } from './options.js';
+import { findRequests, listRequests } from './workloads.js';
 
 interface ProfileNode {
   id: number;
@@ -24,15 +25,18 @@ export interface HotFunction {
   readonly selfPct: number;
 }
 
-/** Runs the app under `node --cpu-prof` through a find-by-id load and returns the hottest functions. */
-export async function profileFind(plan: Plan, seedRecords: number, dir: string, pinned: boolean): Promise<HotFunction[]> {
+const requestsFor = (operation: ProfiledOperation, ids: readonly string[]) =>
+  operation === 'find' ? findRequests(ids) : listRequests(0, operation === 'list100' ? 100 : 1000);
+
+/** Runs the app under `node --cpu-prof` through one operation's load and returns the hottest functions. */
+export async function profileOperation(operation: ProfiledOperation, plan: Plan, seedRecords: number, dir: string, pinned: boolean): Promise<HotFunction[]> {
   await mkdir(dir, { recursive: true });
   const app = await startApp({ storage: 'memory', nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] }, pinned);
   try {
     const ids = await seed(app, seedRecords, plan);
-    const base = { server: app, connections: plan.connections, headers: plan.headers, requests: findRequests(ids) };
+    const base = { server: app, connections: plan.connections, headers: plan.headers, requests: requestsFor(operation, ids) };
     if (plan.warmupSeconds > 0) await runLoad({ ...base, seconds: plan.warmupSeconds });
-    console.log(`profile find: ${describe(await runLoad({ ...base, seconds: plan.roundSeconds }))}`);
+    console.log(`profile ${operation}: ${describe(await runLoad({ ...base, seconds: plan.roundSeconds }))}`);
   } finally {
     await app.stop(); // the profile is written as the process exits
   }

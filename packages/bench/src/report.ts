@@ -1,13 +1,16 @@
 import { type Summary } from './compare.js';
 import { DURING_CREATES } from './scenarios.js';
-import { checkTargets, ratio, type Results } from './results.js';
-import { type Sweep } from './sweeps.js';
+import { ratio, type Results } from './results.js';
+import { formatMeasured, formatMet } from './targets.js';
+import { type Sweep, type SweepPoint } from './sweeps.js';
 import { OPERATIONS } from './workloads.js';
 
 const SERVERS: Record<string, string> = {
   a: '(a) node:http',
   b: '(b) Express + Map',
   c: '(c) Express + driver',
+  d: '(d) NestJS on Express',
+  e: '(e) NestJS on Fastify',
   app: 'app',
   memory: 'app on the memory store',
   full: 'app, SQLITE_SYNCHRONOUS=full',
@@ -26,12 +29,13 @@ export function mainRows(results: Results): string[][] {
     if (scenario === undefined) continue;
     for (const op of OPERATIONS) {
       const byServer = scenario.comparison[op] ?? {};
-      for (const key of ['a', 'b', 'c', 'memory', 'app', 'full']) {
+      for (const key of ['a', 'b', 'c', 'd', 'e', 'memory', 'app', 'full', 'runtime']) {
         const summary = byServer[key];
         if (summary === undefined) continue;
         const ratios = key === 'app' ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base), 2)) : ['', '', ''];
         const toMemory = key === 'app' || key === 'full' ? fixed(ratio(scenario.comparison, op, 'memory', key), 2) : '';
-        rows.push([storage, op, SERVERS[key] ?? key, ...measures(summary), ...ratios, toMemory]);
+        const name = key === 'runtime' ? `app on Node ${scenario.runtime?.other ?? '?'}` : key === 'app' && scenario.runtime !== undefined ? `app on Node ${scenario.runtime.own}` : SERVERS[key];
+        rows.push([storage, op, name ?? key, ...measures(summary), ...ratios, toMemory]);
       }
     }
   }
@@ -50,21 +54,27 @@ function measures(summary: Summary): string[] {
 }
 
 export function sweepRows(sweeps: Results['sweeps']): string[][] {
-  const rows: string[][] = [['storage', 'records', 'skip', 'limit', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']];
+  const rows: string[][] = [['storage', 'server', 'records', 'skip', 'limit', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']];
   for (const [storage, sweep] of [['memory', sweeps.memory], ['mongodb', sweeps.mongodb]] as const) {
-    for (const point of sweep === undefined ? [] : [...sweep.pageSize, ...sweep.collectionSize]) {
-      const s = point.sample;
-      rows.push([storage, String(point.records), String(point.skip), String(point.limit), Math.round(s.reqPerSec).toString(),
-        fixed(s.p50Ms, 2) || 'n/a', fixed(s.p99Ms, 2) || 'n/a', String(s.non2xx + s.errors)]);
+    if (sweep === undefined) continue;
+    const runs: [string, readonly SweepPoint[]][] = [['app', [...sweep.pageSize, ...sweep.collectionSize]], ...Object.entries(sweep.beside ?? {})];
+    for (const [key, points] of runs) {
+      for (const point of points) {
+        const s = point.sample;
+        rows.push([storage, SWEEP_SERVERS[key] ?? key, String(point.records), String(point.skip), String(point.limit), Math.round(s.reqPerSec).toString(),
+          fixed(s.p50Ms, 2) || 'n/a', fixed(s.p99Ms, 2) || 'n/a', String(s.non2xx + s.errors)]);
+      }
     }
   }
   return rows;
 }
 
+const SWEEP_SERVERS: Record<string, string> = { app: 'app', b: SERVERS.b ?? 'b', sqlite: 'app on SQLite (synchronous normal)' };
+
 export function targetRows(results: Results): string[][] {
   return [
-    ['target', 'measured', 'met'],
-    ...checkTargets(results).map((t) => [t.name, t.measured, t.met === undefined ? 'not run' : t.met ? 'yes' : 'NO']),
+    ['target', 'measured', 'threshold', 'met'],
+    ...results.targets.map((t) => [t.name, formatMeasured(t.measured), t.threshold ?? '', formatMet(t)]),
   ];
 }
 
@@ -105,6 +115,7 @@ export function markdownReport(results: Results, chartFile: string): string {
     '',
     markdownTable(mainRows(results)),
     results.mongodbNote === undefined ? '' : `\nMongoDB: ${results.mongodbNote}`,
+    results.mongodb?.server === undefined ? '' : `\nMongoDB server: ${results.mongodb.server}. (c) answers find with the driver's findOne and list of 100 with the same find, sort, skip and limit as the app.`,
     '',
     sqliteReport(results),
     '## List latency by page size and collection size',
@@ -134,7 +145,7 @@ function sqliteReport(results: Results): string {
   return ['## SQLite: reads while writes go on', '', how, '', line('normal'), line('full'), '', ''].join('\n');
 }
 
-export function sweepLatency(sweep: Sweep | undefined, axis: keyof Sweep, which: 'p50Ms' | 'p99Ms'): (number | undefined)[] {
+export function sweepLatency(sweep: Sweep | undefined, axis: 'pageSize' | 'collectionSize', which: 'p50Ms' | 'p99Ms'): (number | undefined)[] {
   return (sweep?.[axis] ?? []).map((point) => point.sample[which]);
 }
 

@@ -1,9 +1,11 @@
 import { type Comparison, type Summary } from './compare.js';
+import { type Sample } from './load.js';
 import { type Machine } from './machine.js';
 import { type ScenarioResult, type SqliteResult } from './scenarios.js';
 import { type SoakResult } from './soak.js';
 import { type Sweep } from './sweeps.js';
-import { type Operation } from './workloads.js';
+import { quotient, target, type Target } from './targets.js';
+import { OPERATIONS, type Operation } from './workloads.js';
 
 /** Everything one run found; written as results.json. */
 export interface Results {
@@ -28,14 +30,12 @@ export interface Results {
   readonly mongodbNote: string | undefined;
   readonly sweeps: { readonly memory: Sweep; readonly mongodb: Sweep | undefined };
   readonly soak: SoakResult;
+  /** Every target, computed from the figures above by `checkTargets`. */
+  readonly targets: readonly Target[];
 }
 
-/** A target of issue 6 and whether this run met it. */
-export interface TargetCheck {
-  readonly name: string;
-  readonly measured: string;
-  readonly met: boolean | undefined;
-}
+/** What a run measured, before the targets are computed from it. */
+export type Measured = Omit<Results, 'targets'>;
 
 /** `contender`'s req/s (the app's by default) over the baseline's, for one operation; undefined where either is missing. */
 export function ratio(comparison: Comparison | undefined, op: Operation, baseline: string, contender = 'app'): number | undefined {
@@ -44,69 +44,100 @@ export function ratio(comparison: Comparison | undefined, op: Operation, baselin
   return app === undefined || base === undefined ? undefined : app.reqPerSec / base.reqPerSec;
 }
 
-export function checkTargets(results: Results): TargetCheck[] {
+/** The sample of one page size of a sweep, for the app (`key` unset) or a server measured beside it. */
+export function pageOf(sweep: Sweep | undefined, limit: number, key?: string): Sample | undefined {
+  const points = key === undefined ? sweep?.pageSize : sweep?.beside?.[key];
+  return points?.find((point) => point.limit === limit)?.sample;
+}
+
+/** The targets of issue 16 and the health checks every run keeps, each computed from this run's figures. */
+export function checkTargets(results: Measured): Target[] {
+  return [...memoryTargets(results), ...sqliteTargets(results), ...mongoTargets(results), ...peerTargets(results), ...runtimeRows(results), ...healthChecks(results)];
+}
+
+const p99 = (comparison: Comparison | undefined, op: Operation, key: string): number | undefined => comparison?.[op]?.[key]?.p99Ms;
+const perSecond = (sample: Sample | undefined): number | undefined => sample?.reqPerSec;
+
+function memoryTargets(results: Measured): Target[] {
+  const memory = results.memory.comparison;
+  const sweep = results.sweeps.memory;
+  const app1000 = pageOf(sweep, 1000);
+  return [
+    target('memory: find, app / (b) bare Express + Map', ratio(memory, 'find', 'b'), { atLeast: 0.85 }),
+    target('memory: create, app / (b) bare Express POST parsing the same JSON', ratio(memory, 'create', 'b'), { atLeast: 0.75 }),
+    target('memory: update, app / (b)', ratio(memory, 'update', 'b'), { atLeast: 0.75 }),
+    target('memory: delete, app / (b)', ratio(memory, 'delete', 'b'), { atLeast: 0.85 }),
+    target('memory: list of 100, app / (b)', ratio(memory, 'list', 'b'), { atLeast: 0.7 }),
+    target('memory: list of 1000, app / (b)', quotient(perSecond(app1000), perSecond(pageOf(sweep, 1000, 'b'))), { atLeast: 0.7 }),
+    target('memory: list of 1000, app p99 / its own p50', quotient(app1000?.p99Ms, app1000?.p50Ms), { atMost: 3 }),
+    target(`memory: find p99 at ${results.meta.connections} connections, app / (b)`, quotient(p99(memory, 'find', 'app'), p99(memory, 'find', 'b')), { atMost: 1.5 }),
+  ];
+}
+
+function sqliteTargets(results: Measured): Target[] {
+  const sqlite = results.sqlite?.comparison;
+  const sweep = results.sweeps.memory;
+  const during = results.sqlite?.findsDuringCreates.normal.find.p99Ms;
+  return [
+    target('sqlite: find, app / memory app', ratio(sqlite, 'find', 'memory'), { atLeast: 0.85 }),
+    target('sqlite: create, app / memory app', ratio(sqlite, 'create', 'memory'), 'report'),
+    target('sqlite: update, app / memory app', ratio(sqlite, 'update', 'memory'), 'report'),
+    target('sqlite: delete, app / memory app', ratio(sqlite, 'delete', 'memory'), 'report'),
+    target('sqlite: list of 100, app / memory app', ratio(sqlite, 'list', 'memory'), { atLeast: 0.8 }),
+    target('sqlite: list of 1000, app / memory app', quotient(perSecond(pageOf(sweep, 1000, 'sqlite')), perSecond(pageOf(sweep, 1000))), { atLeast: 0.8 }),
+    target('sqlite: find p99, app / memory app', quotient(p99(sqlite, 'find', 'app'), p99(sqlite, 'find', 'memory')), { atMost: 1.5 }),
+    target('sqlite: find p99 while creates run (2000 finds/s beside 1000 creates/s), ms', during, { below: 5 }),
+  ];
+}
+
+function mongoTargets(results: Measured): Target[] {
+  const mongo = results.mongodb?.comparison;
+  return [
+    // Below this the server, not the app, sets every pace, and the ratios to (c) say nothing.
+    target('mongodb: (c) findOne req/s, the server fast enough to measure the app on', mongo?.find?.c?.reqPerSec, { atLeast: 1000 }),
+    target('mongodb: find, app / (c) bare Express + driver findOne', ratio(mongo, 'find', 'c'), { atLeast: 0.85 }),
+    target('mongodb: list of 100, app / (c) the same list done bare with the driver', ratio(mongo, 'list', 'c'), { atLeast: 0.8 }),
+  ];
+}
+
+function peerTargets(results: Measured): Target[] {
+  const memory = results.memory.comparison;
+  return [
+    target('peers: find, app / (d) NestJS on Express', ratio(memory, 'find', 'd'), { atLeast: 1.3 }),
+    target('peers: list of 100, app / (d) NestJS on Express', ratio(memory, 'list', 'd'), { atLeast: 1.3 }),
+    target('peers: find, app / (e) NestJS on Fastify', ratio(memory, 'find', 'e'), 'report'),
+    target('peers: list of 100, app / (e) NestJS on Fastify', ratio(memory, 'list', 'e'), 'report'),
+  ];
+}
+
+/** The app on the second runtime over the app on the bench's own, per operation: above 1, the second is faster. */
+function runtimeRows(results: Measured): Target[] {
+  const runtime = results.memory.runtime;
+  if (runtime === undefined) return [];
+  return OPERATIONS.map((op) =>
+    target(`runtime: ${op}, app on Node ${runtime.other} / on Node ${runtime.own}`, ratio(results.memory.comparison, op, 'app', 'runtime'), 'report'),
+  );
+}
+
+function healthChecks(results: Measured): Target[] {
   const memory = results.memory.comparison;
   const appRuns = Object.values(memory).flatMap((byServer) => (byServer.app === undefined ? [] : [byServer.app]));
-  // The target is the find run's and the soak's: the create runs keep every record they make
-  // in the memory store, so their peak measures the data set, and is shown beside it.
-  const findRss = memory.find?.app?.peakRssMb ?? 0;
-  const soakRss = results.soak.sample.peakRssMb ?? 0;
-  const peakRss = Math.max(...appRuns.map((s) => s.peakRssMb ?? 0));
   const allRuns = [results.memory, results.sqlite, results.mongodb].flatMap((scenario) =>
     Object.values(scenario?.comparison ?? {}).flatMap((byServer): Summary[] => Object.values(byServer)),
   );
   const failures = allRuns.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
   const silent = allRuns.flatMap((s) => s.rounds).filter((sample) => sample.requests === 0).length;
-  const findP99 = memory.find?.app?.p99Ms;
-  const growth = results.soak.rssGrowthMb;
+  // The RSS bound is the find run's and the soak's: the create runs keep every record they
+  // make in the memory store, so their peak measures the data set.
+  const findRss = memory.find?.app?.peakRssMb;
+  const soakRss = results.soak.sample.peakRssMb;
+  const peakRss = Math.max(...appRuns.map((s) => s.peakRssMb ?? 0));
   return [
-    atLeast('memory: find >= 0.8 of (b) bare Express + Map', ratio(memory, 'find', 'b'), 0.8),
-    atLeast('memory: find >= 0.4 of (a) bare node:http', ratio(memory, 'find', 'a'), 0.4),
-    atLeast('memory: create >= 0.75 of (b) bare Express POST', ratio(memory, 'create', 'b'), 0.75),
-    {
-      name: 'memory: find p99 < 5 ms at the bench connections',
-      measured: findP99 === undefined ? 'n/a' : `${findP99.toFixed(2)} ms`,
-      met: findP99 === undefined ? undefined : findP99 < 5,
-    },
-    {
-      name: 'memory: app RSS < 150 MB (find and soak)',
-      measured: `find ${findRss.toFixed(0)} MB, soak ${soakRss.toFixed(0)} MB (any operation: ${peakRss.toFixed(0)} MB)`,
-      met: Math.max(findRss, soakRss) < 150,
-    },
-    {
-      name: 'soak: RSS flat (last 10 s less first 10 s < 10 MB)',
-      measured: growth === undefined ? 'n/a' : `${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB`,
-      met: growth === undefined ? undefined : growth < 10,
-    },
-    {
-      name: 'soak: zero non-2xx and zero errors',
-      measured: `${results.soak.sample.non2xx} non-2xx, ${results.soak.sample.errors} errors of ${results.soak.sample.requests}`,
-      met: results.soak.sample.non2xx + results.soak.sample.errors === 0,
-    },
-    {
-      name: 'every measured request answered 2xx (no 404s, no 409s), every run got answers',
-      measured: `${failures} failed, ${silent} run(s) with no answer`,
-      met: failures === 0 && silent === 0,
-    },
-    atLeast('mongodb: find >= 0.85 of (c) bare Express + driver', ratio(results.mongodb?.comparison, 'find', 'c'), 0.85),
-    ...sqliteTargets(results.sqlite),
+    target('memory: app RSS in the find run and the soak, MB', findRss === undefined && soakRss === undefined ? undefined : Math.max(findRss ?? 0, soakRss ?? 0), { below: 150 }),
+    target('memory: app RSS in any run (the create runs hold every record made), MB', appRuns.length === 0 ? undefined : peakRss, 'report'),
+    target('soak: RSS growth, last 10 s less first 10 s, MB', results.soak.rssGrowthMb, { below: 10 }),
+    target('soak: non-2xx and errors', results.soak.sample.non2xx + results.soak.sample.errors, { atMost: 0 }),
+    target('every run: non-2xx and errors (no 404s, no 409s)', failures, { atMost: 0 }),
+    target('every run: runs that got no answer', silent, { atMost: 0 }),
   ];
-}
-
-/** SQLite against the memory store in the same run, and reads while writes go on. */
-function sqliteTargets(sqlite: SqliteResult | undefined): TargetCheck[] {
-  const during = sqlite?.findsDuringCreates.normal.find.p99Ms;
-  return [
-    atLeast('sqlite: find >= 0.85 of the memory store\'s', ratio(sqlite?.comparison, 'find', 'memory'), 0.85),
-    atLeast('sqlite: list of 100 >= 0.8 of the memory store\'s', ratio(sqlite?.comparison, 'list', 'memory'), 0.8),
-    {
-      name: 'sqlite: find p99 < 5 ms while creates run (2000 finds/s beside 1000 creates/s)',
-      measured: during === undefined ? 'not run' : `${during.toFixed(2)} ms`,
-      met: during === undefined ? undefined : during < 5,
-    },
-  ];
-}
-
-function atLeast(name: string, value: number | undefined, goal: number): TargetCheck {
-  return { name, measured: value === undefined ? 'not run' : value.toFixed(2), met: value === undefined ? undefined : value >= goal };
 }

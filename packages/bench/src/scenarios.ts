@@ -3,34 +3,50 @@ import { MongoClient } from 'mongodb';
 import { BENCH_KEY, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
 import { compare, describe, seed, type Comparison, type Contender, type Plan } from './compare.js';
 import { runLoad, type Sample } from './load.js';
-import { baselineScript, startServer, type ServerProcess } from './processes.js';
+import { baselineScript, peerScript, startServer, type ServerProcess } from './processes.js';
+import { type OtherNode } from './runtime.js';
 import { createRequests, findRequests, OPERATIONS } from './workloads.js';
 
 /** What one storage's comparison found, and whether the app served metrics while it ran. */
 export interface ScenarioResult {
   readonly comparison: Comparison;
   readonly appMetrics: boolean;
+  /** What the MongoDB server was, for the MongoDB scenario. */
+  readonly server?: string | undefined;
+  /** The Node versions of `app` and of `runtime` (the same app on another Node), when that ran. */
+  readonly runtime?: { readonly own: string; readonly other: string } | undefined;
 }
 
 export function planOf(options: { rounds: number; roundSeconds: number; warmupSeconds: number; connections: number }): Plan {
   return { ...options, headers: { key: BENCH_KEY } };
 }
 
-/** The app on the memory store against (a) bare node:http and (b) bare Express with a Map. */
-export async function memoryScenario(plan: Plan, seedRecords: number, pinned: boolean): Promise<ScenarioResult> {
+/**
+ * The app on the memory store against (a) bare node:http, (b) bare Express with a Map, the
+ * peers (d) NestJS on Express and (e) NestJS on Fastify, and, given `other`, the same app
+ * on another Node (`runtime`).
+ */
+export async function memoryScenario(plan: Plan, seedRecords: number, pinned: boolean, other?: OtherNode): Promise<ScenarioResult> {
   const servers: ServerProcess[] = [];
   try {
     const a = await startBaseline('node-http', 'a', pinned, servers);
-    const b = await startBaseline('express-map', 'b', pinned, servers);
     const app = await startApp({ storage: 'memory' }, pinned);
     servers.push(app);
     const appIds = await seed(app, seedRecords, plan);
+    const seeded = async (key: string, server: ServerProcess): Promise<Contender> => {
+      servers.push(server);
+      return { key, server, operations: OPERATIONS, ids: await seed(server, seedRecords, plan) };
+    };
     const contenders: Contender[] = [
       { key: 'a', server: a, operations: OPERATIONS, ids: appIds },
-      { key: 'b', server: b, operations: OPERATIONS, ids: await seed(b, seedRecords, plan) },
+      await seeded('b', await startBaseline('express-map', 'b', pinned)),
+      await seeded('d', await startPeer('nest-express', 'd', pinned)),
+      await seeded('e', await startPeer('nest-fastify', 'e', pinned)),
       { key: 'app', server: app, operations: OPERATIONS, ids: appIds },
     ];
-    return { comparison: await compare(contenders, plan, 'memory'), appMetrics: await servesMetrics(app) };
+    if (other !== undefined) contenders.push(await seeded('runtime', await startApp({ storage: 'memory', node: other }, pinned)));
+    const runtime = other === undefined ? undefined : { own: process.versions.node, other: other.version };
+    return { comparison: await compare(contenders, plan, 'memory'), appMetrics: await servesMetrics(app), runtime };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
@@ -83,7 +99,7 @@ async function findsWhileCreating(contender: Contender, plan: Plan): Promise<{ f
   return { find, create };
 }
 
-/** The app on MongoDB against (c) a bare Express route doing the same findOne. */
+/** The app on MongoDB against (c) bare Express routes doing the same findOne and list with the driver. */
 export async function mongoScenario(plan: Plan, seedRecords: number, mongodbUri: string, pinned: boolean): Promise<ScenarioResult> {
   const uri = withDatabase(mongodbUri, `workplan_bench_${Date.now()}`);
   const servers: ServerProcess[] = [];
@@ -97,23 +113,50 @@ export async function mongoScenario(plan: Plan, seedRecords: number, mongodbUri:
     );
     servers.push(c);
     const contenders: Contender[] = [
-      { key: 'c', server: c, operations: ['find'], ids },
+      { key: 'c', server: c, operations: ['find', 'list'], ids },
       { key: 'app', server: app, operations: OPERATIONS, ids },
     ];
-    return { comparison: await compare(contenders, plan, 'mongodb'), appMetrics: await servesMetrics(app) };
+    const server = await serverName(uri);
+    console.log(`mongodb server: ${server}`);
+    return { comparison: await compare(contenders, plan, 'mongodb'), appMetrics: await servesMetrics(app), server };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     await dropDatabase(uri);
   }
 }
 
-async function startBaseline(script: string, key: string, pinned: boolean, servers: ServerProcess[]): Promise<ServerProcess> {
+/** Starts one of `baselines/`, adding it to `servers` so the caller stops it. */
+export async function startBaseline(script: string, key: string, pinned: boolean, servers: ServerProcess[] = []): Promise<ServerProcess> {
   const server = await startServer(
     { name: `(${key}) ${script}`, script: baselineScript(script), env: { ...process.env }, ready: { stdoutLine: 'listening' } },
     pinned,
   );
   servers.push(server);
   return server;
+}
+
+/** Starts one of `peers/`, the NestJS apps a team would write instead. */
+async function startPeer(script: string, key: string, pinned: boolean): Promise<ServerProcess> {
+  return startServer({ name: `(${key}) ${script}`, script: peerScript(script), env: { ...process.env }, ready: { stdoutLine: 'listening' } }, pinned);
+}
+
+/**
+ * What answers on `uri`, for the results: BENCH_MONGODB_SERVER when the script that started
+ * it says (scripts/bench-db.sh), else what the server's buildInfo tells.
+ */
+async function serverName(uri: string): Promise<string> {
+  const given = process.env.BENCH_MONGODB_SERVER?.trim();
+  if (given !== undefined && given !== '') return given;
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    const info = await client.db().admin().command({ buildInfo: 1 });
+    const ferret: unknown = info.ferretdbVersion;
+    return typeof ferret === 'string' ? `FerretDB ${ferret} (MongoDB ${String(info.version)} wire)` : `MongoDB ${String(info.version)}`;
+  } catch {
+    return 'unknown (buildInfo failed)';
+  } finally {
+    await client.close();
+  }
 }
 
 /** Drops the bench's own database, so runs leave nothing behind. */

@@ -35,6 +35,25 @@ describe('linePanel', () => {
   });
 });
 
+describe('legend and marks', () => {
+  it('starts a second legend row rather than run past the panel, and moves close mark labels apart', () => {
+    const names = ['memory p50', 'memory p99', 'mongodb p50', 'mongodb p99', '(b) p50', '(b) p99'];
+    const drawing = barPanel({
+      ...frame,
+      labels: ['find'],
+      series: names.map((name) => ({ name, color: '#000', values: [1] })),
+      marks: [{ value: 0.7, label: 'list 0.7' }, { value: 0.72, label: 'find 0.72' }],
+    });
+    const placed = (label: string) => {
+      const match = new RegExp(`<text x="([0-9.]+)" y="([0-9.]+)"[^>]*>${label.replace(/[()]/gu, '\\$&')}<`, 'u').exec(drawing);
+      return { x: Number(match?.[1]), y: Number(match?.[2]) };
+    };
+    expect(names.map((name) => placed(name).x).every((x) => x < frame.width)).toBe(true);
+    expect(placed('(b) p99').y).toBeGreaterThan(placed('memory p50').y);
+    expect(placed('list 0.7').y - placed('find 0.72').y).toBeGreaterThanOrEqual(11);
+  });
+});
+
 describe('svgDocument', () => {
   it('wraps the panels in one svg element', () => {
     expect(svgDocument(10, 20, ['<g/>'])).toMatch(/^<svg [^>]*viewBox="0 0 10 20">[\s\S]*<g\/>\n<\/svg>\n$/u);

@@ -114,10 +114,15 @@ function axes(panel: Panel): Frame {
     `<line x1="${left}" x2="${left + plotWidth}" y1="${bottom}" y2="${bottom}" stroke="#333"/>`,
     ...panel.labels.map((label, index) => text(left + step * (index + 0.5), bottom + 14, label, 10, 'middle')),
   ];
-  const marks = (panel.marks ?? []).flatMap((mark) => [
-    `<line x1="${left}" x2="${left + plotWidth}" y1="${r(scale.yOf(mark.value))}" y2="${r(scale.yOf(mark.value))}" stroke="#c00" stroke-dasharray="4,3"/>`,
-    text(left + plotWidth + 4, scale.yOf(mark.value) + 3, mark.label, 9, 'start', 'normal', 0, '#c00'),
-  ]);
+  // Labels of marks close together are moved apart, top down, so none overlaps the next.
+  let lastLabelY = -Infinity;
+  const marks = [...(panel.marks ?? [])].sort((x, y) => y.value - x.value).flatMap((mark) => {
+    lastLabelY = Math.max(scale.yOf(mark.value) + 3, lastLabelY + 11);
+    return [
+      `<line x1="${left}" x2="${left + plotWidth}" y1="${r(scale.yOf(mark.value))}" y2="${r(scale.yOf(mark.value))}" stroke="#c00" stroke-dasharray="4,3"/>`,
+      text(left + plotWidth + 4, lastLabelY, mark.label, 9, 'start', 'normal', 0, '#c00'),
+    ];
+  });
   return { left, bottom, plotWidth, yOf: scale.yOf, drawing, marks };
 }
 
@@ -144,15 +149,21 @@ function logScale(values: readonly number[], top: number, bottom: number): Scale
   return { yOf, ticks: Array.from({ length: high - low + 1 }, (_, i) => 10 ** (low + i)) };
 }
 
+/** The series' names in a row under the plot, going on in a second row when one is full. */
 function legend(panel: Panel): string {
   let x = panel.x + MARGIN.left;
-  const y = panel.y + panel.height - 14;
+  let y = panel.y + panel.height - 14;
   return panel.series
     .map((series) => {
+      const width = 28 + series.name.length * 6;
+      if (x + width > panel.x + panel.width && x > panel.x + MARGIN.left) {
+        x = panel.x + MARGIN.left;
+        y += 13;
+      }
       const dash = series.dashed === true ? ' stroke-dasharray="4,2"' : '';
       const swatch = `<line x1="${r(x)}" x2="${r(x + 14)}" y1="${y - 3}" y2="${y - 3}" stroke="${series.color}" stroke-width="${series.dashed === true ? 2 : 8}"${dash}/>`;
       const item = `${swatch}${text(x + 18, y + 1, series.name, 10, 'start')}`;
-      x += 28 + series.name.length * 6;
+      x += width;
       return item;
     })
     .join('');

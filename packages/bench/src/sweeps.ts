@@ -18,6 +18,8 @@ export interface Sweep {
   readonly pageSize: readonly SweepPoint[];
   /** The last page of 100 of collections of 1k, 10k, 100k records. */
   readonly collectionSize: readonly SweepPoint[];
+  /** The same page sizes on servers measured beside the app, point by point: `b`, `sqlite`. */
+  readonly beside?: Readonly<Record<string, readonly SweepPoint[]>> | undefined;
 }
 
 export interface SweepSpec {
@@ -25,26 +27,39 @@ export interface SweepSpec {
   readonly mongodbUri?: string;
   readonly pageSizes: readonly number[];
   readonly collectionSizes: readonly number[];
+  /** Servers whose pages are measured beside the app's, taken in turn at each page size, by key. */
+  readonly beside?: Readonly<Record<string, () => Promise<ServerProcess>>>;
 }
 
 /** Measures list latency on a fresh app as the page, then the collection, grows. */
 export async function listSweep(spec: SweepSpec, plan: Plan, pinned: boolean): Promise<Sweep> {
   const uri = spec.mongodbUri === undefined ? undefined : withDatabase(spec.mongodbUri, `workplan_bench_sweep_${Date.now()}`);
   const app = await startApp(uri === undefined ? { storage: spec.storage } : { storage: spec.storage, mongodbUri: uri }, pinned);
+  const others: [string, ServerProcess][] = [];
   try {
     let records = spec.collectionSizes[0] ?? 1000;
     await seed(app, records, plan);
+    for (const [key, start] of Object.entries(spec.beside ?? {})) {
+      const server = await start();
+      others.push([key, server]);
+      await seed(server, records, plan);
+    }
     const pageSize: SweepPoint[] = [];
-    for (const limit of spec.pageSizes) pageSize.push(await point(app, plan, records, 0, limit, spec.storage));
+    const beside = Object.fromEntries(others.map(([key]) => [key, [] as SweepPoint[]]));
+    for (const limit of spec.pageSizes) {
+      pageSize.push(await point(app, plan, records, 0, limit, spec.storage));
+      for (const [key, server] of others) beside[key]?.push(await point(server, plan, records, 0, limit, `${spec.storage} ${key}`));
+    }
+    await Promise.all(others.map(([, server]) => server.stop()));
     const collectionSize: SweepPoint[] = [];
     for (const size of spec.collectionSizes) {
       if (size > records) await seed(app, size - records, plan);
       records = Math.max(records, size);
       collectionSize.push(await point(app, plan, records, Math.max(0, records - 100), 100, spec.storage));
     }
-    return { pageSize, collectionSize };
+    return others.length === 0 ? { pageSize, collectionSize } : { pageSize, collectionSize, beside };
   } finally {
-    await app.stop();
+    await Promise.all([app, ...others.map(([, server]) => server)].map((server) => server.stop()));
     if (uri !== undefined) await dropDatabase(uri);
   }
 }

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { type Summary } from './compare.js';
+import { type Sample } from './load.js';
+import { checkTargets, type Measured } from './results.js';
+import { type SoakResult } from './soak.js';
+import { type SweepPoint } from './sweeps.js';
+import { formatMet, target } from './targets.js';
+
+describe('target', () => {
+  it('is met at or above an atLeast bound and missed below it', () => {
+    expect(target('find', 0.85, { atLeast: 0.85 })).toEqual({ name: 'find', measured: 0.85, threshold: '>= 0.85', met: true });
+    expect(target('find', 0.84, { atLeast: 0.85 }).met).toBe(false);
+  });
+
+  it('is met at or below an atMost bound, and only strictly below a below bound', () => {
+    expect([target('p99', 3, { atMost: 3 }).met, target('p99', 3.01, { atMost: 3 }).met]).toEqual([true, false]);
+    expect([target('rss', 149.9, { below: 150 }).met, target('rss', 150, { below: 150 }).met]).toEqual([true, false]);
+  });
+
+  it('has no threshold and no verdict on a row that only reports', () => {
+    const row = target('sqlite create', 0.4, 'report');
+    expect([row, formatMet(row)]).toEqual([{ name: 'sqlite create', measured: 0.4, threshold: null, met: null }, 'report']);
+  });
+
+  it('says not run, never met, when the figure is missing', () => {
+    const row = target('mongodb find', undefined, { atLeast: 0.85 });
+    expect([row.measured, row.met, formatMet(row)]).toEqual([null, null, 'not run']);
+    expect(target('nan', Number.NaN, { atLeast: 0 }).met).toBeNull();
+  });
+});
+
+const sample = (reqPerSec: number, p50Ms = 1, p99Ms = 2): Sample => ({
+  requests: reqPerSec, seconds: 1, reqPerSec, p50Ms, p99Ms, non2xx: 0, errors: 0, peakRssMb: 100, generatorCpuPct: 50,
+});
+const summary = (reqPerSec: number, p99Ms = 2): Summary => {
+  const s = sample(reqPerSec, 1, p99Ms);
+  return { ...s, rounds: [s] };
+};
+const page = (limit: number, s: Sample): SweepPoint => ({ records: 1000, skip: 0, limit, sample: s });
+const soak: SoakResult = { seconds: 5, rate: 1000, sample: sample(1000), rssTrace: [100, 101], rssStartMb: 100, rssEndMb: 101, rssGrowthMb: 1 };
+
+/** A run with the memory scenario and sweep only: SQLite, MongoDB and the peers did not run. */
+function run(app1000: Sample): Measured {
+  return {
+    meta: { date: '', mode: 'quick', rounds: 1, roundSeconds: 1, warmupSeconds: 0, connections: 50, seedRecords: 100, pinned: false, tookSeconds: 1,
+      machine: { cpu: 'x', cores: 2, memoryGb: 1, os: 'x', node: 'v24.0.0', commit: undefined, loadAtStart: 0 } },
+    memory: {
+      appMetrics: true,
+      comparison: {
+        find: { b: summary(1000, 2), app: summary(900, 3.2) },
+        list: { b: summary(1000), app: summary(600) },
+      },
+    },
+    mongodb: undefined,
+    mongodbNote: 'not run',
+    sweeps: { memory: { pageSize: [page(1000, app1000)], collectionSize: [], beside: { b: [page(1000, sample(200))] } }, mongodb: undefined },
+    soak,
+  };
+}
+
+describe('checkTargets', () => {
+  const byName = (targets: ReturnType<typeof checkTargets>, name: string) => targets.find((t) => t.name.startsWith(name));
+
+  it('computes each ratio from the medians, and its verdict from the bound', () => {
+    const targets = checkTargets(run(sample(160, 10, 25)));
+    expect(byName(targets, 'memory: find, app / (b)')).toMatchObject({ measured: 0.9, met: true });
+    expect(byName(targets, 'memory: list of 100, app / (b)')).toMatchObject({ measured: 0.6, threshold: '>= 0.7', met: false });
+    expect(byName(targets, 'memory: list of 1000, app / (b)')).toMatchObject({ measured: 0.8, met: true });
+    expect(byName(targets, 'memory: find p99 at 50 connections')?.measured).toBeCloseTo(1.6);
+    expect(byName(targets, 'memory: find p99 at 50 connections')?.met).toBe(false);
+  });
+
+  it('holds the list of 1000 to p99 at most 3 times its own p50', () => {
+    expect(byName(checkTargets(run(sample(160, 10, 30))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 3, met: true });
+    expect(byName(checkTargets(run(sample(160, 10, 2300))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 230, met: false });
+  });
+
+  it('leaves what did not run as not run, and report rows without a verdict', () => {
+    const targets = checkTargets(run(sample(160)));
+    expect(byName(targets, 'mongodb: find')).toMatchObject({ measured: null, met: null });
+    expect(byName(targets, 'mongodb: (c) findOne req/s')).toMatchObject({ measured: null, threshold: '>= 1000', met: null });
+    expect(byName(targets, 'peers: find, app / (d)')).toMatchObject({ measured: null, threshold: '>= 1.3', met: null });
+    expect(byName(targets, 'sqlite: create')).toMatchObject({ threshold: null, met: null });
+    expect(targets.filter((t) => t.name.startsWith('runtime:'))).toEqual([]);
+  });
+});
