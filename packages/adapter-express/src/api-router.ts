@@ -2,12 +2,13 @@ import { type RecordBase } from '@workplan/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { type ApiKeys } from './api-keys.js';
 import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
-import { sendNotModified, sendSuccess } from './envelope.js';
+import { sendNotModified, sendSuccess, sendSuccessJson } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
 import { identifyKey, requireKey } from './key-check.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
+import { recordJsonOf, type RecordJson } from './record-json.js';
 import { requestSignal } from './request-context.js';
 import { type HttpResource, type Operation } from './resources.js';
 import { routeTable, type RouteMethods } from './route-table.js';
@@ -37,6 +38,7 @@ function resourceRoutes(
   basePath: string,
 ): Record<string, RouteMethods> {
   const { catalog, singular, plural } = resource;
+  const json = recordJsonOf(resource.field);
   const guarded = (op: Operation, route: string, ...handlers: RequestHandler[]): RequestHandler[] => [
     operation(resource.messages[op], `${basePath}${route}`),
     identifyKey(keys),
@@ -50,7 +52,7 @@ function resourceRoutes(
     const request = { skip: pageNumber(param(req, 'skip')), limit: pageNumber(param(req, 'limit')) };
     const page = await catalog.list(request, { signal: requestSignal(res) });
     if (page.next !== undefined) res.setHeader('Link', `<${basePath}/${plural}/${page.next.skip}/${page.next.limit}>; rel="next"`);
-    sendSuccess(res, 200, page.records);
+    sendSuccessJson(res, 200, json.many(page.records));
   };
 
   return {
@@ -58,17 +60,17 @@ function resourceRoutes(
       post: guarded('create', `/${singular}`, ...withBody, async (req: Request, res: Response) => {
         const record = await catalog.create(req.body);
         res.location(`${basePath}/${singular}/${record.id}`);
-        sendRecord(res, 201, record);
+        sendRecord(res, 201, record, json);
       }),
     },
     [`/${singular}/:id`]: {
       get: guarded('find', `/${singular}/:id`, async (req, res) => {
         const record = await catalog.find(idParam(req), { signal: requestSignal(res) });
         if (noneMatchHits(req.get('If-None-Match'), record)) sendNotModified(res, entityTagOf(record));
-        else sendRecord(res, 200, record);
+        else sendRecord(res, 200, record, json);
       }),
       put: guarded('update', `/${singular}/:id`, ...withBody, async (req, res) => {
-        sendRecord(res, 200, await catalog.update(idParam(req), req.body, expectedRevisionsOf(req.get('If-Match'))));
+        sendRecord(res, 200, await catalog.update(idParam(req), req.body, expectedRevisionsOf(req.get('If-Match'))), json);
       }),
       delete: guarded('delete', `/${singular}/:id`, async (req, res) => {
         await catalog.delete(idParam(req), expectedRevisionsOf(req.get('If-Match')));
@@ -82,9 +84,9 @@ function resourceRoutes(
 }
 
 /** Answers one record, with its entity tag. */
-function sendRecord(res: Response, status: number, record: RecordBase): void {
+function sendRecord(res: Response, status: number, record: RecordBase, json: RecordJson): void {
   if (!res.headersSent) res.setHeader('ETag', entityTagOf(record));
-  sendSuccess(res, status, record); // Which drops a result that comes after the deadline answered.
+  sendSuccessJson(res, status, json.one(record)); // Which drops a result that comes after the deadline answered.
 }
 
 /** A named path segment; these routes have no wildcard, so a segment is one string. */

@@ -6,7 +6,18 @@ import { contextOf } from './request-context.js';
 /** Answers `{ success: true, data }`, or `{ success: true }` when there is no data. */
 export function sendSuccess(res: ServerResponse, status: number, data?: unknown): void {
   if (answeredAlready(res)) return;
-  writeJson(res, status, data === undefined ? SUCCESS_WITHOUT_DATA : `{"success":true,"data":${JSON.stringify(data)}}`);
+  writeJson(res, status, data === undefined ? SUCCESS_WITHOUT_DATA : successJson(JSON.stringify(data)));
+}
+
+/** Answers `{ success: true, data }` where `dataJson` is the data already written as JSON. */
+export function sendSuccessJson(res: ServerResponse, status: number, dataJson: string): void {
+  if (answeredAlready(res)) return;
+  writeJson(res, status, successJson(dataJson));
+}
+
+/** The envelope of a success around data already written as JSON. */
+export function successJson(dataJson: string): string {
+  return `{"success":true,"data":${dataJson}}`;
 }
 
 /** Answers 304: the caller's copy, named by `ETag`, is still current; no body. */
