@@ -3,7 +3,7 @@
 # its production dependencies only, run as the unprivileged `node` user.
 #   docker build -t workplan .   (docker-compose.yml runs it beside MongoDB)
 
-ARG NODE_IMAGE=node:24-bookworm-slim
+ARG NODE_IMAGE=node:26-trixie-slim
 
 FROM ${NODE_IMAGE} AS build
 # The same pnpm as package.json's packageManager; corepack is avoided, as it fetches

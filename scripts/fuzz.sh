@@ -6,7 +6,7 @@
 #
 #   bash scripts/fuzz.sh            FUZZ_MAX_EXAMPLES=200 FUZZ_SEED=1 bash scripts/fuzz.sh
 #
-# Needs Node 24 + pnpm (scripts/toolchain.sh) and Python >= 3.11 (PYTHON, default python3).
+# Needs Node 26 + pnpm (scripts/toolchain.sh) and Python >= 3.11 (PYTHON, default python3).
 # Output: test-output/schemathesis/ (logs, JSON reports, the app's log).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Puts Node 24 and the pinned pnpm first on PATH, installing them under ~/.cache/workplan
+# Puts the Node of .nvmrc (26) and the pinned pnpm first on PATH, installing them under ~/.cache/workplan
 # when missing. Source it: `. scripts/toolchain.sh`. Needs only the machine's npm.
 # Sourced: it sets none of its caller's shell options, and returns on a failed install.
 # It also defines `toolchain_node MAJOR`, which prints the bin directory of that Node,

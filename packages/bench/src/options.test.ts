@@ -29,7 +29,7 @@ describe('parseOptions', () => {
 
 describe('BENCH_OTHER_NODE', () => {
   it('runs the app on Node 26 beside the bench\'s own by default, on another major when set, on none when told', () => {
-    expect([parseOptions([], {}).otherNode, parseOptions([], { BENCH_OTHER_NODE: '25' }).otherNode]).toEqual(['26', '25']);
+    expect([parseOptions([], {}).otherNode, parseOptions([], { BENCH_OTHER_NODE: '25' }).otherNode]).toEqual(['24', '25']);
     expect(parseOptions([], { BENCH_OTHER_NODE: 'none' }).otherNode).toBeUndefined();
   });
 

@@ -45,7 +45,7 @@ export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-
 env: BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_WARMUP_SECONDS, BENCH_SOAK_SECONDS,
      BENCH_SOAK_RATE, BENCH_CONNECTIONS, BENCH_SEED_RECORDS, BENCH_COLLECTION_SIZES (1000,10000,100000),
      BENCH_PROFILE (find, list100, list1000: the load --profile runs),
-     BENCH_OTHER_NODE (26: the Node major the app also runs on, beside the bench's own; none to skip),
+     BENCH_OTHER_NODE (24: the Node major the app also runs on, beside the bench's own; none to skip),
      MONGODB_URI (a MongoDB to bench against; the bench uses a database of its own and drops it)`;
 
 /** Parses argv and the environment; throws an Error with the usage text on a bad flag. */
@@ -77,7 +77,7 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
     sqlite: !flags.has('--no-sqlite'),
     outDir: outArg ?? defaultOut,
     pin: !flags.has('--no-pin'),
-    otherNode: major(env, 'BENCH_OTHER_NODE', '26'),
+    otherNode: major(env, 'BENCH_OTHER_NODE', '24'),
     profiled: profiled(env.BENCH_PROFILE),
   };
 }
