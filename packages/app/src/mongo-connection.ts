@@ -18,7 +18,7 @@ export class MongoConnection implements StorageLifecycle {
 
   constructor(
     readonly storage: MongoStorage,
-    private readonly warn: (message: string) => void,
+    private readonly warn: (message: string, cause: unknown) => void,
   ) {}
 
   open(): void {
@@ -57,12 +57,16 @@ export class MongoConnection implements StorageLifecycle {
 
   async #ensureIndexes(attempt: number): Promise<void> {
     try {
+      // A ping goes first, as in connectMongo: one call meets the server alone, so a failure
+      // is the real reason (refused, wrong password), not the "Topology is closed" that
+      // concurrent index builds get when the first connection fails.
+      await this.storage.ping();
       await this.storage.ensureIndexes();
       this.#indexed = true;
     } catch (error) {
       if (this.#closed) return;
       const delay = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt);
-      this.warn(`MongoDB not reachable (${messageOf(error)}); retrying in ${delay} ms`);
+      this.warn(`MongoDB not reachable (${messageOf(error)}); retrying in ${delay} ms`, error);
       this.#retry = setTimeout(() => void this.#ensureIndexes(attempt + 1), delay);
     }
   }

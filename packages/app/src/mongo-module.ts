@@ -17,26 +17,12 @@ export function mongoStorageModule(config: Config): ContainerModule {
       // lists also send to the server as maxTimeMS, ends by the request's deadline.
       timeoutMS: Math.min(config.mongodbTimeoutMs, config.requestTimeoutMs),
     });
-    // The connection's warning names the failure only; its cause (code and message, with
-    // any password redacted) is kept from the call that failed and logged on the same line.
-    // A ping goes first, as in connectMongo: one call meets the server alone, so a failure
-    // is the real reason (refused, wrong password), not the "Topology is closed" that
-    // concurrent index builds get when the first connection fails.
-    let lastFailure: unknown;
-    const ensureIndexes = storage.ensureIndexes.bind(storage);
-    storage.ensureIndexes = async () => {
-      try {
-        await storage.ping();
-        await ensureIndexes();
-      } catch (error) {
-        lastFailure = error;
-        throw error;
-      }
-    };
     const connection = Symbol('MongoConnection') as ServiceIdentifier<MongoConnection>;
     bind(connection)
       .toResolvedValue(
-        (logger) => new MongoConnection(storage, (message) => { logger.warn({ cause: describeFailure(lastFailure) }, message); }),
+        // The warning names the failure; its cause (code and message, any password
+        // redacted) goes on the same line.
+        (logger) => new MongoConnection(storage, (message, cause) => { logger.warn({ cause: describeFailure(cause) }, message); }),
         [ids.logger],
       )
       .inSingletonScope();
