@@ -1,35 +1,19 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumIsRequired, chromiumPath, hasChromium, launchChromium, warnWithoutChromium } from '@workplan/testing';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
 import { startService, type RunningService } from './service.js';
 
-// The Debian package, never a browser downloaded by Playwright: CI installs it with apt.
-// CHROMIUM_PATH points elsewhere (another install, or a missing path to see the skip).
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const inCi = process.env.CI === 'true';
 const key = 'docs-page-key-0123456789';
 const screenshot = fileURLToPath(new URL('../../../test-output/docs-page.png', import.meta.url));
 
-if (!hasChromium) {
-  const line = '!'.repeat(78);
-  console.warn(
-    [
-      line,
-      `!!  docs-page.test.ts: ${chromiumPath} is missing, so the /docs page is NOT tested in a browser.`,
-      '!!  Install it (Debian/Ubuntu, as root):  apt-get install -y chromium',
-      `!!  ${inCi ? 'CI=true: this is a FAILURE.' : 'Skipping (outside CI). In CI (CI=true) this fails.'}`,
-      line,
-    ].join('\n'),
-  );
-}
+warnWithoutChromium('docs-page.test.ts', 'the /docs page');
 
 describe('the /docs page', { timeout: 20_000 }, () => {
-  it.runIf(!hasChromium && inCi)('has a Chromium to run in (CI=true)', () => {
+  it.runIf(chromiumIsRequired)('has a Chromium to run in (CI=true)', () => {
     throw new Error(`${chromiumPath} is missing: apt-get install -y chromium`);
   });
 
@@ -44,11 +28,7 @@ describe('the /docs page', { timeout: 20_000 }, () => {
     beforeAll(async () => {
       service = await startService(parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: key, STORAGE: 'memory', LOG_LEVEL: 'silent' }));
       url = service.url;
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       page.on('pageerror', (error) => pageErrors.push(error.message));
       // The page must work offline: anything it asks of another host is recorded and refused.
