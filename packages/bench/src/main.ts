@@ -29,8 +29,9 @@ async function main(): Promise<void> {
   const pinning = pinned ? 'servers on core 0, load on core 1' : 'no';
   if (options.mode === 'profile') {
     const operation = options.profiled;
-    console.log(`profile: ${operation} for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
-    const hot = await profileOperation(operation, plan, options.seedRecords, options.outDir, pinned);
+    const storage = options.profiledStorage;
+    console.log(`profile: ${operation} on ${storage} for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
+    const hot = await profileOperation(operation, storage, plan, options.seedRecords, options.outDir, pinned);
     console.log(`\ntop functions by self time under ${operation} load:\n${formatHot(hot, 25)}`);
     return;
   }

@@ -1,10 +1,11 @@
+import type autocannon from 'autocannon';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startApp } from './app.js';
 import { describe, seed, type Plan } from './compare.js';
 import { runLoad } from './load.js';
 import { type ProfiledOperation } from './options.js';
-import { findRequests, listRequests } from './workloads.js';
+import { createRequests, findRequests, listRequests } from './workloads.js';
 
 interface ProfileNode {
   id: number;
@@ -25,13 +26,24 @@ export interface HotFunction {
   readonly selfPct: number;
 }
 
-const requestsFor = (operation: ProfiledOperation, ids: readonly string[]) =>
-  operation === 'find' ? findRequests(ids) : listRequests(0, operation === 'list100' ? 100 : 1000);
+function requestsFor(operation: ProfiledOperation, ids: readonly string[]): autocannon.Request[] {
+  if (operation === 'find') return findRequests(ids);
+  if (operation === 'create') return createRequests([]);
+  return listRequests(0, operation === 'list100' ? 100 : 1000);
+}
 
 /** Runs the app under `node --cpu-prof` through one operation's load and returns the hottest functions. */
-export async function profileOperation(operation: ProfiledOperation, plan: Plan, seedRecords: number, dir: string, pinned: boolean): Promise<HotFunction[]> {
+export async function profileOperation(
+  operation: ProfiledOperation,
+  storage: 'memory' | 'sqlite',
+  plan: Plan,
+  seedRecords: number,
+  dir: string,
+  pinned: boolean,
+): Promise<HotFunction[]> {
   await mkdir(dir, { recursive: true });
-  const app = await startApp({ storage: 'memory', nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] }, pinned);
+  const sqlite = { path: join(dir, 'profile.db'), synchronous: 'normal' } as const;
+  const app = await startApp({ storage, ...(storage === 'sqlite' && { sqlite }), nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] }, pinned);
   try {
     const ids = await seed(app, seedRecords, plan);
     const base = { server: app, connections: plan.connections, headers: plan.headers, requests: requestsFor(operation, ids) };
