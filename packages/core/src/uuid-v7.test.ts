@@ -49,4 +49,20 @@ describe('UUID version 7 ids', () => {
     expect(zeros).toBe('00000000-0000-7000-8000-000000000000');
     expect(ones).toBe('00000000-0000-77ff-bfff-ffffffffffff');
   });
+
+  it('draw random bytes for many ids at once, each id taking bytes of its own', () => {
+    const draws: number[] = [];
+    let next = 0;
+    const counting = (bytes: Uint8Array): void => {
+      draws.push(bytes.length);
+      for (let index = 0; index < bytes.length; index += 1) bytes[index] = next++ & 0xff;
+    };
+    const ids = createUuidV7Generator({ now: () => 0, fillRandom: counting });
+    const made = Array.from({ length: 300 }, () => ids.next());
+    expect(draws).toEqual([4096, 4096]);
+    // The last 6 bytes of the nth id are bytes 10 to 15 of its 16: 16n + 10 onwards.
+    expect(made[1]?.slice(-12)).toBe('1a1b1c1d1e1f');
+    expect(made[256]?.slice(-12)).toBe('0a0b0c0d0e0f');
+    expect(made[2]?.slice(-12)).toBe('2a2b2c2d2e2f');
+  });
 });

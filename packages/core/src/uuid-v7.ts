@@ -19,6 +19,11 @@ export interface UuidV7Sources {
 const COUNTER_MAX = 0xfff;
 const COUNTER_SEED_MASK = 0x7ff;
 
+// Random bytes are drawn for this many ids at once: each draw is a system call, which cost
+// as much as the rest of making an id (profiled: a create load, 7% of the app's time).
+const IDS_PER_DRAW = 256;
+const ID_BYTES = 16;
+
 /**
  * Makes UUID version 7 ids (RFC 9562): 48 bits of Unix time in milliseconds, the version,
  * a 12-bit counter, the variant, and 62 random bits, in lowercase canonical form. Ids sort
@@ -30,10 +35,16 @@ export function createUuidV7Generator(sources: UuidV7Sources = {}): IdGenerator 
   const fillRandom = sources.fillRandom ?? webCryptoRandom();
   let lastTime = -1;
   let counter = 0;
+  const drawn = new Uint8Array(ID_BYTES * IDS_PER_DRAW);
+  let used = drawn.length;
   return {
     next(): string {
-      const bytes = new Uint8Array(16);
-      fillRandom(bytes);
+      if (used === drawn.length) {
+        fillRandom(drawn);
+        used = 0;
+      }
+      const bytes = drawn.subarray(used, used + ID_BYTES);
+      used += ID_BYTES;
       const time = now();
       if (time > lastTime) {
         lastTime = time;
@@ -75,7 +86,9 @@ function writeTime(bytes: Uint8Array, time: number): void {
   }
 }
 
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 function canonical(bytes: Uint8Array): string {
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const hex = (index: number): string => HEX[bytes[index] ?? 0] ?? '00';
+  return `${hex(0)}${hex(1)}${hex(2)}${hex(3)}-${hex(4)}${hex(5)}-${hex(6)}${hex(7)}-${hex(8)}${hex(9)}-${hex(10)}${hex(11)}${hex(12)}${hex(13)}${hex(14)}${hex(15)}`;
 }
