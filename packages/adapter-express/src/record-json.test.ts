@@ -40,8 +40,12 @@ function seeded(seed: number): () => number {
   };
 }
 
-function recordOf(text: string, createdAt: number, updatedAt: number): RecordBase {
-  return assembleRecord(workSchedule, { id: '0193c0de-7a1b-7c2d-8e3f-0123456789ab', text, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) });
+// A writer keeps what it wrote by id and revision, and a record's text never changes
+// within one revision; so records with other texts or times get ids of their own.
+let made = 0;
+
+function recordOf(text: string, createdAt: number, updatedAt: number, id = `0193c0de-7a1b-7c2d-8e3f-${String(made++).padStart(12, '0')}`): RecordBase {
+  return assembleRecord(workSchedule, { id, text, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) });
 }
 
 describe('isoTimeOf', () => {
@@ -91,6 +95,29 @@ describe('recordJsonOf', () => {
       const record = assembleRecord(costCenter, { id: `id-${String(n)}`, text: String.fromCharCode(...units), createdAt: new Date(n), updatedAt: new Date(n) });
       expect(json.one(record)).toBe(JSON.stringify(record));
     }
+  });
+
+  it('serves a record again as written while it comes at the same updatedAt, and writes it anew at another', () => {
+    const json = recordJsonOf('value');
+    const id = '0193c0de-7a1b-7c2d-8e3f-aaaaaaaaaaaa';
+    const first = json.one(recordOf('6x1', 1000, 2000, id));
+    // Not a state a record can be in (same revision, other text): it shows what is served.
+    expect(json.one(recordOf('12x36', 1000, 2000, id))).toBe(first);
+    expect(json.many([recordOf('12x36', 1000, 2000, id)])).toBe(`[${first}]`);
+    const updated = recordOf('12x36', 1000, 2001, id);
+    expect(json.one(updated)).toBe(JSON.stringify(updated));
+    // Another resource's writer keeps its own.
+    expect(recordJsonOf('value').one(recordOf('12x36', 1000, 2000, id))).toContain('"12x36"');
+  });
+
+  it('keeps the given number of records, forgetting the one written longest ago first', () => {
+    const json = recordJsonOf('value', 3);
+    const ids = ['a', 'b', 'c', 'd'].map((letter) => `0193c0de-7a1b-7c2d-8e3f-${letter.repeat(12)}`);
+    for (const id of ids.slice(0, 3)) json.one(recordOf('6x1', 0, 0, id));
+    json.one(recordOf('6x1', 0, 0, ids[0])); // served again: still the oldest written
+    json.one(recordOf('6x1', 0, 0, ids[3])); // a fourth: the first written is forgotten
+    expect(json.one(recordOf('5x2', 0, 0, ids[0]))).toContain('"5x2"');
+    expect(json.one(recordOf('5x2', 0, 0, ids[2]))).toContain('"6x1"');
   });
 
   it('leaves a record of another shape to JSON.stringify, so its bytes stay the same', () => {
