@@ -110,14 +110,15 @@ describe('recordJsonOf', () => {
     expect(recordJsonOf('value').one(recordOf('12x36', 1000, 2000, id))).toContain('"12x36"');
   });
 
-  it('keeps the given number of records, forgetting the one written longest ago first', () => {
-    const json = recordJsonOf('value', 3);
-    const ids = ['a', 'b', 'c', 'd'].map((letter) => `0193c0de-7a1b-7c2d-8e3f-${letter.repeat(12)}`);
-    for (const id of ids.slice(0, 3)) json.one(recordOf('6x1', 0, 0, id));
-    json.one(recordOf('6x1', 0, 0, ids[0])); // served again: still the oldest written
-    json.one(recordOf('6x1', 0, 0, ids[3])); // a fourth: the first written is forgotten
-    expect(json.one(recordOf('5x2', 0, 0, ids[0]))).toContain('"5x2"');
-    expect(json.one(recordOf('5x2', 0, 0, ids[2]))).toContain('"6x1"');
+  it('keeps at most the given number of records, and at least the half written or served last', () => {
+    const json = recordJsonOf('value', 4);
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((letter) => `0193c0de-7a1b-7c2d-8e3f-${letter.repeat(12)}`);
+    const servedAs = (id: string | undefined): string => json.one(recordOf('other', 0, 0, id));
+    for (const id of [a, b, c]) json.one(recordOf('6x1', 0, 0, id));
+    expect(servedAs(a)).toContain('"6x1"'); // served last but two: kept, and now served last
+    json.one(recordOf('6x1', 0, 0, d));
+    expect(servedAs(b)).toContain('"other"'); // then four others came: forgotten
+    expect(servedAs(d)).toContain('"6x1"');
   });
 
   it('leaves a record of another shape to JSON.stringify, so its bytes stay the same', () => {
