@@ -41,7 +41,7 @@ describe('BENCH_OTHER_NODE', () => {
 describe('BENCH_PROFILE', () => {
   it('profiles finds by default, a page of 100 or of 1000 when told, and refuses anything else', () => {
     expect([parseOptions(['--profile'], {}).profiled, parseOptions(['--profile'], { BENCH_PROFILE: 'list1000' }).profiled]).toEqual(['find', 'list1000']);
-    expect(() => parseOptions(['--profile'], { BENCH_PROFILE: 'list' })).toThrow('BENCH_PROFILE must be one of find, list100, list1000, create');
+    expect(() => parseOptions(['--profile'], { BENCH_PROFILE: 'list' })).toThrow('BENCH_PROFILE must be one of find, list100, list1000, create, update');
   });
 
   it('profiles the memory store by default, SQLite when BENCH_PROFILE_STORAGE says so, and refuses anything else', () => {

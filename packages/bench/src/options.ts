@@ -2,8 +2,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** What `--profile` loads the app with: finds by id, the same page of 100 or of 1000 records, or creates. */
-export const PROFILED_OPERATIONS = ['find', 'list100', 'list1000', 'create'] as const;
+/** What `--profile` loads the app with: finds by id, the same page of 100 or of 1000 records, creates, or updates. */
+export const PROFILED_OPERATIONS = ['find', 'list100', 'list1000', 'create', 'update'] as const;
 export type ProfiledOperation = (typeof PROFILED_OPERATIONS)[number];
 
 /** How one bench run goes, from its flags and `BENCH_*` variables, read once at start. */
@@ -39,14 +39,14 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-mongodb] [--no-sqlite] [--no-pin]
   --quick       1 round of 2 s, soak 5 s, smaller sweeps: checks the harness, measures nothing
-  --profile     CPU profile of the app under load (BENCH_PROFILE: find, list100, list1000 or create); prints the top functions
+  --profile     CPU profile of the app under load (BENCH_PROFILE: find, list100, list1000, create, update); prints the top functions
   --out DIR     where results go (full run: docs/benchmarks; otherwise a temp dir)
   --no-mongodb  skip MongoDB even when MONGODB_URI is set
   --no-sqlite   skip the SQLite rows (both synchronous modes, beside the memory store)
   --no-pin      do not pin processes to cores with taskset
 env: BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_WARMUP_SECONDS, BENCH_SOAK_SECONDS,
      BENCH_SOAK_RATE, BENCH_CONNECTIONS, BENCH_SEED_RECORDS, BENCH_COLLECTION_SIZES (1000,10000,100000),
-     BENCH_PROFILE (find, list100, list1000, create: the load --profile runs),
+     BENCH_PROFILE (find, list100, list1000, create, update: the load --profile runs),
      BENCH_PROFILE_STORAGE (memory or sqlite: the store the app runs on under --profile),
      BENCH_OTHER_NODE (24: the Node major the app also runs on, beside the bench's own; none to skip),
      MONGODB_URI (a MongoDB to bench against; the bench uses a database of its own and drops it)`;

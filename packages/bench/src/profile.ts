@@ -5,7 +5,7 @@ import { startApp } from './app.js';
 import { describe, seed, type Plan } from './compare.js';
 import { runLoad } from './load.js';
 import { type ProfiledOperation } from './options.js';
-import { createRequests, findRequests, listRequests } from './workloads.js';
+import { createRequests, findRequests, listRequests, updateRequests } from './workloads.js';
 
 interface ProfileNode {
   id: number;
@@ -29,6 +29,7 @@ export interface HotFunction {
 function requestsFor(operation: ProfiledOperation, ids: readonly string[]): autocannon.Request[] {
   if (operation === 'find') return findRequests(ids);
   if (operation === 'create') return createRequests([]);
+  if (operation === 'update') return updateRequests(ids);
   return listRequests(0, operation === 'list100' ? 100 : 1000);
 }
 
