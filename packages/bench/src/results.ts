@@ -78,6 +78,7 @@ function sqliteTargets(results: Measured): Target[] {
   const sqlite = results.sqlite?.comparison;
   const sweep = results.sweeps.memory;
   const during = results.sqlite?.findsDuringCreates.normal.find.p99Ms;
+  const duringOnMemory = results.sqlite?.findsDuringCreates.memory.find.p99Ms;
   return [
     target('sqlite: find, app / memory app', ratio(sqlite, 'find', 'memory'), { atLeast: 0.85 }),
     target('sqlite: create, app / memory app', ratio(sqlite, 'create', 'memory'), 'report'),
@@ -87,6 +88,7 @@ function sqliteTargets(results: Measured): Target[] {
     target('sqlite: list of 1000, app / memory app', quotient(perSecond(pageOf(sweep, 1000, 'sqlite')), perSecond(pageOf(sweep, 1000))), { atLeast: 0.8 }),
     target('sqlite: find p99, app / memory app', quotient(p99(sqlite, 'find', 'app'), p99(sqlite, 'find', 'memory')), { atMost: 1.5 }),
     target('sqlite: find p99 while creates run (2000 finds/s beside 1000 creates/s), ms', during, { below: 5 }),
+    target('sqlite: find p99 while creates run, the same load on the memory store, ms', duringOnMemory, 'report'),
   ];
 }
 

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { BENCH_KEY, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
 import { compare, describe, seed, type Comparison, type Contender, type Plan } from './compare.js';
-import { runLoad, type Sample } from './load.js';
+import { type Sample } from './load.js';
+import { runPaced } from './paced.js';
 import { baselineScript, peerScript, startServer, type ServerProcess } from './processes.js';
 import { type OtherNode } from './runtime.js';
-import { createRequests, findRequests, OPERATIONS } from './workloads.js';
+import { OPERATIONS, pick, uniqueValue } from './workloads.js';
 
 /** What one storage's comparison found, and whether the app served metrics while it ran. */
 export interface ScenarioResult {
@@ -55,7 +56,8 @@ export async function memoryScenario(plan: Plan, seedRecords: number, pinned: bo
 /** What the SQLite comparison found: each operation, and finds measured while creates run. */
 export interface SqliteResult extends ScenarioResult {
   /** Finds on the SQLite app while another load creates records as fast as it can, per synchronous mode. */
-  readonly findsDuringCreates: Readonly<Record<'normal' | 'full', { readonly find: Sample; readonly create: Sample }>>;
+  /** The same paced load on the memory store too, for what the load itself costs a find. */
+  readonly findsDuringCreates: Readonly<Record<'memory' | 'normal' | 'full', { readonly find: Sample; readonly create: Sample }>>;
 }
 
 /**
@@ -74,7 +76,11 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
     const normal = await contender('app', { storage: 'sqlite', sqlite: { path: join(dir, 'normal.db'), synchronous: 'normal' } });
     const full = await contender('full', { storage: 'sqlite', sqlite: { path: join(dir, 'full.db'), synchronous: 'full' } });
     const comparison = await compare([memory, normal, full], plan, 'sqlite');
-    const findsDuringCreates = { normal: await findsWhileCreating(normal, plan), full: await findsWhileCreating(full, plan) };
+    const findsDuringCreates = {
+      memory: await findsWhileCreating(memory, plan),
+      normal: await findsWhileCreating(normal, plan),
+      full: await findsWhileCreating(full, plan),
+    };
     return { comparison, appMetrics: await servesMetrics(normal.server), findsDuringCreates };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
@@ -85,15 +91,21 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
 export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, connections: 10 } as const;
 
 /**
- * Finds at a steady rate while creates run at a steady rate beside them, for one round.
- * Below saturation, a find's p99 is how long it waited behind a write (node:sqlite writes
- * synchronously, holding the event loop), not how long it queued behind other finds.
+ * Finds at a steady rate while creates run at a steady rate beside them, for one round,
+ * each request sent when due (`runPaced`). Below saturation, a find's p99 is how long it
+ * waited behind a write (node:sqlite writes synchronously, holding the event loop), not
+ * how long it queued behind other requests.
  */
 async function findsWhileCreating(contender: Contender, plan: Plan): Promise<{ find: Sample; create: Sample }> {
   const base = { server: contender.server, connections: DURING_CREATES.connections, headers: plan.headers, seconds: plan.roundSeconds };
+  const ids = contender.ids;
   const [find, create] = await Promise.all([
-    runLoad({ ...base, requests: findRequests(contender.ids), overallRate: DURING_CREATES.findsPerSecond }),
-    runLoad({ ...base, requests: createRequests([]), overallRate: DURING_CREATES.createsPerSecond }),
+    runPaced({ ...base, perSecond: DURING_CREATES.findsPerSecond, next: () => ({ method: 'GET', path: `/api/v1/scale/${pick(ids)}` }) }),
+    runPaced({
+      ...base,
+      perSecond: DURING_CREATES.createsPerSecond,
+      next: () => ({ method: 'POST', path: '/api/v1/scale', body: JSON.stringify({ value: uniqueValue() }) }),
+    }),
   ]);
   console.log(`sqlite ${contender.key}: finds while creating: ${describe(find)}; creates: ${describe(create)}`);
   return { find, create };

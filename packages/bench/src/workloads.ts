@@ -16,7 +16,8 @@ export function uniqueValue(): string {
   return `bench ${RUN} ${counter}`;
 }
 
-const pick = (ids: readonly string[]): string => ids[Math.floor(Math.random() * ids.length)] ?? 'no-ids';
+/** A random one of `ids`. */
+export const pick = (ids: readonly string[]): string => ids[Math.floor(Math.random() * ids.length)] ?? 'no-ids';
 
 /** GET /scale/{id} of a random existing id. */
 export function findRequests(ids: readonly string[]): autocannon.Request[] {
