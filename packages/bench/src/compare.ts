@@ -49,8 +49,10 @@ const GROUPS: readonly (readonly Operation[])[] = [['find'], ['update'], ['list'
 
 /**
  * Measures every operation on every contender: per operation a warm-up of each, then
- * `rounds` rounds that take the contenders in turn (A B A B), so drift in the machine
- * falls on all of them alike.
+ * `rounds` rounds that take the contenders in turn, each round starting one further along
+ * (A B C, B C A, C A B), so drift in the machine falls on all of them alike and no server
+ * always follows the same one: in a fixed order the app, always after (e), served finds at
+ * some 0.8 of the same app on the other Node run after it, whichever Node it ran on.
  */
 export async function compare(contenders: readonly Contender[], plan: Plan, label: string): Promise<Comparison> {
   const comparison: Comparison = {};
@@ -61,7 +63,7 @@ export async function compare(contenders: readonly Contender[], plan: Plan, labe
     }
     const samples = new Map<string, Map<Operation, Sample[]>>();
     for (let round = 1; round <= plan.rounds; round += 1) {
-      for (const contender of taking) {
+      for (const contender of turnOrder(taking, round)) {
         const { results, leftover } = await runGroup(contender, group, plan, plan.roundSeconds);
         for (const [op, sample] of results) {
           const byOp = samples.get(contender.key) ?? new Map<Operation, Sample[]>();
@@ -80,6 +82,12 @@ export async function compare(contenders: readonly Contender[], plan: Plan, labe
     }
   }
   return comparison;
+}
+
+/** The contenders in the order round `round` (from 1) takes them: each round starts one further along. */
+export function turnOrder<T>(contenders: readonly T[], round: number): T[] {
+  const start = (round - 1) % Math.max(contenders.length, 1);
+  return [...contenders.slice(start), ...contenders.slice(0, start)];
 }
 
 async function runGroup(
