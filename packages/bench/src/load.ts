@@ -41,6 +41,35 @@ export function emptySample(server: ServerProcess): Sample {
   return { requests: 0, seconds: 0, reqPerSec: 0, p50Ms: nothing, p99Ms: nothing, non2xx: 0, errors: 0, peakRssMb: server.rssMb(), generatorCpuPct: 0 };
 }
 
+/** How a finished run went, beside its latencies. */
+export interface RunCounts {
+  /** From the start to the last answer. */
+  readonly seconds: number;
+  /** From the start to now, for the generator's CPU share. */
+  readonly wallSeconds: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly peakRssMb: number | undefined;
+  /** The generator's CPU use during the run (`process.cpuUsage(before)`). */
+  readonly cpu: NodeJS.CpuUsage;
+}
+
+/** The sample of a finished run. */
+export function sampleOf(latencies: Latencies, run: RunCounts): Sample {
+  const sorted = latencies.sorted();
+  return {
+    requests: latencies.count,
+    seconds: run.seconds,
+    reqPerSec: latencies.count / Math.max(run.seconds, 0.001),
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    non2xx: run.non2xx,
+    errors: run.errors,
+    peakRssMb: run.peakRssMb,
+    generatorCpuPct: ((run.cpu.user + run.cpu.system) / 1e6 / Math.max(run.wallSeconds, 0.001)) * 100,
+  };
+}
+
 /** Runs autocannon against a server and measures latency, throughput and the server's RSS. */
 export async function runLoad(spec: LoadSpec): Promise<Sample> {
   const latencies = new Latencies();
@@ -88,21 +117,9 @@ export async function runLoad(spec: LoadSpec): Promise<Sample> {
         if (status < 200 || status > 299) non2xx += 1;
       });
     });
-    const cpu = process.cpuUsage(cpuBefore);
-    const wall = (performance.now() - started) / 1000;
-    const sorted = latencies.sorted();
     const seconds = (lastResponse - started) / 1000;
-    return {
-      requests: latencies.count,
-      seconds,
-      reqPerSec: latencies.count / Math.max(seconds, 0.001),
-      p50Ms: percentile(sorted, 0.5),
-      p99Ms: percentile(sorted, 0.99),
-      non2xx,
-      errors: result.errors,
-      peakRssMb: peakRss,
-      generatorCpuPct: ((cpu.user + cpu.system) / 1e6 / wall) * 100,
-    };
+    const wallSeconds = (performance.now() - started) / 1000;
+    return sampleOf(latencies, { seconds, wallSeconds, non2xx, errors: result.errors, peakRssMb: peakRss, cpu: process.cpuUsage(cpuBefore) });
   } finally {
     clearInterval(sampler);
     clearInterval(secondly);

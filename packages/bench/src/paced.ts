@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
-import { type Sample } from './load.js';
+import { sampleOf, type Sample } from './load.js';
 import { type ServerProcess } from './processes.js';
-import { Latencies, percentile } from './stats.js';
+import { Latencies } from './stats.js';
 
 /** One request of a paced load, made when it is due. */
 export interface PacedRequest {
@@ -82,20 +82,8 @@ export async function runPaced(spec: PacedSpec): Promise<Sample> {
       tick();
     });
     await Promise.all(answers);
-    const cpu = process.cpuUsage(cpuBefore);
     const seconds = (lastAnswer - started) / 1000;
-    const sorted = latencies.sorted();
-    return {
-      requests: latencies.count,
-      seconds,
-      reqPerSec: latencies.count / Math.max(seconds, 0.001),
-      p50Ms: percentile(sorted, 0.5),
-      p99Ms: percentile(sorted, 0.99),
-      non2xx,
-      errors,
-      peakRssMb: peakRss,
-      generatorCpuPct: ((cpu.user + cpu.system) / 1e6 / Math.max(seconds, 0.001)) * 100,
-    };
+    return sampleOf(latencies, { seconds, wallSeconds: seconds, non2xx, errors, peakRssMb: peakRss, cpu: process.cpuUsage(cpuBefore) });
   } finally {
     clearInterval(sampler);
     agent.destroy();
