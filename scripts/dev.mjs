@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 const main = fileURLToPath(new URL('../packages/app/dist/main.js', import.meta.url));
 // The V8 settings of packages/app/src/node-flags.ts, as `pnpm start` passes them.
-const nodeFlags = ['--max-semi-space-size=16'];
+const nodeFlags = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
 
 // A first build, so the app has something to start from and errors show before it does.
 const build = spawnSync(process.execPath, [tsc, '-b'], { cwd: root, stdio: 'inherit' });
