@@ -7,8 +7,8 @@
  *   the code outlive a few collections and, if they do, makes the later ones straight in
  *   the old generation. The records a burst of creates makes do outlive them, and the same
  *   places then make each request's short-lived records: on Node 26, some 4 in 10
- *   processes started that way served finds at 0.65 of the rest, with p99 three times
- *   as long and 50 MB more memory, collecting the old generation every 0.7 s. Without
- *   pretenuring, 6 processes of 6 served as the good ones (docs/benchmarks/README.md).
+ *   processes served finds at 0.65 of the rest, with p99 three times as long and 50 MB
+ *   more memory, collecting the old generation every 0.7 s. Without pretenuring, 10
+ *   processes of 10 served as the fast ones (docs/benchmarks/README.md).
  */
 export const NODE_FLAGS = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'] as const;
