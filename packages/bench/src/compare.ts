@@ -51,8 +51,8 @@ const GROUPS: readonly (readonly Operation[])[] = [['find'], ['update'], ['list'
  * Measures every operation on every contender: per operation a warm-up of each, then
  * `rounds` rounds that take the contenders in turn, each round starting one further along
  * (A B C, B C A, C A B), so drift in the machine falls on all of them alike and no server
- * always follows the same one: in a fixed order the app, always after (e), served finds at
- * some 0.8 of the same app on the other Node run after it, whichever Node it ran on.
+ * always follows the same one (whatever one server leaves behind, such as the generator's
+ * garbage after the fastest, falls on each of the others in turn).
  */
 export async function compare(contenders: readonly Contender[], plan: Plan, label: string): Promise<Comparison> {
   const comparison: Comparison = {};
