@@ -8,12 +8,13 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 const main = fileURLToPath(new URL('../packages/app/dist/main.js', import.meta.url));
-// The V8 settings of packages/app/src/node-flags.ts, as `pnpm start` passes them.
-const nodeFlags = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
 
 // A first build, so the app has something to start from and errors show before it does.
 const build = spawnSync(process.execPath, [tsc, '-b'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+
+// The V8 settings `pnpm start` and the image pass, read from the build just made.
+const { NODE_FLAGS: nodeFlags } = await import(new URL('../packages/app/dist/node-flags.js', import.meta.url).href);
 
 const children = [
   spawn(process.execPath, [tsc, '-b', '--watch', '--preserveWatchOutput'], { cwd: root, stdio: 'inherit' }),
