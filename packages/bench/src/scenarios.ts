@@ -6,7 +6,7 @@ import { type Sample } from './load.js';
 import { runPaced } from './paced.js';
 import { baselineScript, peerScript, startServer, type ServerProcess } from './processes.js';
 import { type OtherNode } from './runtime.js';
-import { OPERATIONS, pick, uniqueValue } from './workloads.js';
+import { createOfNewValue, findOfAnyId, OPERATIONS } from './workloads.js';
 
 /** What one storage's comparison found, and whether the app served metrics while it ran. */
 export interface ScenarioResult {
@@ -98,14 +98,9 @@ export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, co
  */
 async function findsWhileCreating(contender: Contender, plan: Plan): Promise<{ find: Sample; create: Sample }> {
   const base = { server: contender.server, connections: DURING_CREATES.connections, headers: plan.headers, seconds: plan.roundSeconds };
-  const ids = contender.ids;
   const [find, create] = await Promise.all([
-    runPaced({ ...base, perSecond: DURING_CREATES.findsPerSecond, next: () => ({ method: 'GET', path: `/api/v1/scale/${pick(ids)}` }) }),
-    runPaced({
-      ...base,
-      perSecond: DURING_CREATES.createsPerSecond,
-      next: () => ({ method: 'POST', path: '/api/v1/scale', body: JSON.stringify({ value: uniqueValue() }) }),
-    }),
+    runPaced({ ...base, perSecond: DURING_CREATES.findsPerSecond, next: () => findOfAnyId(contender.ids) }),
+    runPaced({ ...base, perSecond: DURING_CREATES.createsPerSecond, next: createOfNewValue }),
   ]);
   console.log(`sqlite ${contender.key}: finds while creating: ${describe(find)}; creates: ${describe(create)}`);
   return { find, create };

@@ -17,11 +17,24 @@ export function uniqueValue(): string {
 }
 
 /** A random one of `ids`. */
-export const pick = (ids: readonly string[]): string => ids[Math.floor(Math.random() * ids.length)] ?? 'no-ids';
+const pick = (ids: readonly string[]): string => ids[Math.floor(Math.random() * ids.length)] ?? 'no-ids';
+
+/** The path of one record. */
+const recordPath = (id: string): string => `/api/v1/scale/${id}`;
+
+/** A create's path and JSON body, of a value never sent before: autocannon's and the paced load's. */
+export function createOfNewValue(): { readonly method: 'POST'; readonly path: string; readonly body: string } {
+  return { method: 'POST', path: '/api/v1/scale', body: JSON.stringify({ value: uniqueValue() }) };
+}
+
+/** A find's path, of a random existing id: autocannon's and the paced load's. */
+export function findOfAnyId(ids: readonly string[]): { readonly method: 'GET'; readonly path: string } {
+  return { method: 'GET', path: recordPath(pick(ids)) };
+}
 
 /** GET /scale/{id} of a random existing id. */
 export function findRequests(ids: readonly string[]): autocannon.Request[] {
-  return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/v1/scale/${pick(ids)}` }) }];
+  return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: findOfAnyId(ids).path }) }];
 }
 
 /** PUT /scale/{id} of a random existing id to a value never sent before. */
@@ -32,7 +45,7 @@ export function updateRequests(ids: readonly string[]): autocannon.Request[] {
       headers: JSON_BODY,
       setupRequest: (request) => ({
         ...request,
-        path: `/api/v1/scale/${pick(ids)}`,
+        path: recordPath(pick(ids)),
         body: JSON.stringify({ value: uniqueValue() }),
       }),
     },
@@ -51,7 +64,7 @@ export function createRequests(created: string[]): autocannon.Request[] {
       method: 'POST',
       path: '/api/v1/scale',
       headers: JSON_BODY,
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ value: uniqueValue() }) }),
+      setupRequest: (request) => ({ ...request, body: createOfNewValue().body }),
       onResponse: (status, body) => {
         const id = status === 201 ? idIn(body) : undefined;
         if (id !== undefined) created.push(id);
@@ -63,7 +76,7 @@ export function createRequests(created: string[]): autocannon.Request[] {
 /** DELETE /scale/{id}, taking each id from `pool` once: run it with `amount` = the pool's size. */
 export function deleteRequests(pool: string[]): autocannon.Request[] {
   // An empty pool would mean a bug in the bench; the 404 it gives shows in non-2xx.
-  return [{ method: 'DELETE', setupRequest: (request) => ({ ...request, path: `/api/v1/scale/${pool.pop() ?? 'pool-empty'}` }) }];
+  return [{ method: 'DELETE', setupRequest: (request) => ({ ...request, path: recordPath(pool.pop() ?? 'pool-empty') }) }];
 }
 
 interface SoakContext {
@@ -89,7 +102,7 @@ export function soakRequests(ids: readonly string[], reads: number): autocannon.
     },
     {
       method: 'DELETE',
-      setupRequest: (request, context) => ({ ...request, path: `/api/v1/scale/${(context as SoakContext).created ?? 'create-failed'}` }),
+      setupRequest: (request, context) => ({ ...request, path: recordPath((context as SoakContext).created ?? 'create-failed') }),
     },
   ];
 }
