@@ -3,6 +3,7 @@ import { type Socket } from 'node:net';
 import { type Duplex } from 'node:stream';
 import { answerClientError, codeOfClientError, type ClientError } from './client-error.js';
 import { sendProblem } from './envelope.js';
+import { messageClassesFor } from './message-classes.js';
 import { problemFor } from './problem-of.js';
 import { type ResponseObserver } from './response-observer.js';
 
@@ -28,7 +29,7 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
   };
   // Node looks for connections over `headersTimeout` or `requestTimeout` every 30 s by
   // default, so a slow client got its 408 up to 30 s late; once a second keeps it on time.
-  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, serve);
+  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000, ...messageClassesFor(app) }, serve);
   // Each socket's latest request and when it began (or when the socket opened): a parser
   // error belongs to that request while it is still being read, and to the bytes after it
   // once it has been read to its end; the time is the duration reported for the parser's answer.
