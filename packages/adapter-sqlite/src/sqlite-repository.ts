@@ -9,6 +9,8 @@ import {
   type TextChange,
 } from '@workplan/core';
 import { type DatabaseSync, type StatementSync } from 'node:sqlite';
+import { ChangeWatch } from './change-watch.js';
+import { KeptPages } from './kept-pages.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
 
@@ -34,10 +36,13 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #delete: StatementSync;
   readonly #deleteIfUnchanged: StatementSync;
   readonly #holderOf: StatementSync;
+  readonly #watch: ChangeWatch;
+  readonly #keptPages = new KeptPages<unknown>();
 
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
   constructor(db: DatabaseSync, kind: RecordKind<F>) {
     this.kind = kind;
+    this.#watch = ChangeWatch.of(db);
     const table = tableNameOf(kind);
     this.#insert = db.prepare(`INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`);
     const update = `UPDATE ${table} SET "text" = ?, "key" = ?, updated_at = ? WHERE id = ?`;
@@ -57,15 +62,17 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
     const { id, createdAt, updatedAt } = record;
     const text = record[this.kind.field];
-    this.#claimingKey(key, () => this.#insert.run(id, text, key, createdAt.getTime(), updatedAt.getTime()));
+    this.#writing(() => this.#claimingKey(key, () => this.#insert.run(id, text, key, createdAt.getTime(), updatedAt.getTime())));
   }
 
   async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
     const values = [change.text, change.key, change.updatedAt.getTime(), id] as const;
-    const row = this.#claimingKey(change.key, () =>
-      expectedUpdatedAt === undefined
-        ? this.#update.get(...values)
-        : this.#updateIfUnchanged.get(...values, expectedUpdatedAt.getTime()),
+    const row = this.#writing(() =>
+      this.#claimingKey(change.key, () =>
+        expectedUpdatedAt === undefined
+          ? this.#update.get(...values)
+          : this.#updateIfUnchanged.get(...values, expectedUpdatedAt.getTime()),
+      ),
     );
     return row === undefined ? undefined : this.#toRecord(row);
   }
@@ -78,17 +85,36 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     return row === undefined ? undefined : this.#toRecord(row);
   }
 
+  // A page read lately is served from memory while no commit came since (KeptPages); each
+  // call still makes new records, so nothing a caller holds can reach the kept rows.
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
-    const rows: unknown[] = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
+    const key = `${page.skip}/${page.limit}`;
+    const stamp = guardSqliteCall(() => this.#watch.stamp());
+    let rows = this.#keptPages.get(key, stamp);
+    if (rows === undefined) {
+      rows = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
+      this.#keptPages.set(key, stamp, rows);
+    }
     return rows.map((row) => this.#toRecord(row));
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
-    const result = guardSqliteCall(() =>
-      expectedUpdatedAt === undefined ? this.#delete.run(id) : this.#deleteIfUnchanged.run(id, expectedUpdatedAt.getTime()),
+    const result = this.#writing(() =>
+      guardSqliteCall(() =>
+        expectedUpdatedAt === undefined ? this.#delete.run(id) : this.#deleteIfUnchanged.run(id, expectedUpdatedAt.getTime()),
+      ),
     );
     return Number(result.changes) > 0;
+  }
+
+  /** Runs a write to the table, counted by the connection's watch whether it changed a row or not. */
+  #writing<T>(write: () => T): T {
+    try {
+      return write();
+    } finally {
+      this.#watch.noteWrite();
+    }
   }
 
   /** Runs a write that sets `key`; when another record holds it, throws a conflict naming that record. */

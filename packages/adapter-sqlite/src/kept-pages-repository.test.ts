@@ -1,0 +1,52 @@
+import { uniquenessKey, workSchedule } from '@workplan/core';
+import { buildRecord } from '@workplan/testing';
+import { describe, expect, it } from 'vitest';
+import { type SqliteStorage } from './sqlite-storage.js';
+import { useTempFiles } from './test-support/temp-files.js';
+
+const files = useTempFiles();
+const page = { skip: 0, limit: 10 };
+
+async function insert(storage: SqliteStorage, text: string) {
+  const record = buildRecord(workSchedule, { text });
+  await storage.repositories.workSchedules.insert(record, uniquenessKey(text));
+  return record;
+}
+
+const textsOf = async (storage: SqliteStorage) => (await storage.repositories.workSchedules.list(page)).map((record) => record.value);
+
+// Pages listed lately are served from memory while nothing was committed since; these
+// are the writes that must end that.
+describe('a list served again', () => {
+  it("shows what another connection to the file committed since, in this process or another's", async () => {
+    const path = files.databasePath();
+    const serving = files.open({ path });
+    await insert(serving, '12x36');
+    expect(await textsOf(serving)).toEqual(['12x36']);
+    const other = files.open({ path });
+    const added = await insert(other, '6x1');
+    expect(await textsOf(serving)).toEqual(['12x36', '6x1']);
+    await other.repositories.workSchedules.delete(added.id);
+    expect(await textsOf(serving)).toEqual(['12x36']);
+  });
+
+  it('shows what this connection wrote since, through any repository of the kind', async () => {
+    const storage = files.open({ path: files.databasePath() });
+    const first = await insert(storage, '12x36');
+    expect(await textsOf(storage)).toEqual(['12x36']);
+    const another = storage.repositoryFor(workSchedule);
+    await another.update(first.id, { text: '5x2', key: uniquenessKey('5x2'), updatedAt: new Date(first.updatedAt.getTime() + 1) });
+    expect(await textsOf(storage)).toEqual(['5x2']);
+  });
+
+  it('gives new records each time, so a caller changing one changes nothing kept', async () => {
+    const storage = files.open({ path: files.databasePath() });
+    await insert(storage, '12x36');
+    const [listed] = await storage.repositories.workSchedules.list(page);
+    (listed as { value: string }).value = 'changed';
+    listed?.updatedAt.setTime(0);
+    const [again] = await storage.repositories.workSchedules.list(page);
+    expect(again?.value).toBe('12x36');
+    expect(again?.updatedAt.getTime()).not.toBe(0);
+  });
+});
