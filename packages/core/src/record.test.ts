@@ -15,9 +15,9 @@ describe('assembleRecord', () => {
   });
 
   it('makes a new record each time, sharing nothing with the one before', () => {
-    const first = assembleRecord(workSchedule, parts) as Record<string, unknown>;
+    const first: { value: string } = assembleRecord(workSchedule, parts);
     const second = assembleRecord(workSchedule, { ...parts, id: 'r-2', text: '6x1' });
-    first['value'] = 'changed';
+    first.value = 'changed';
     expect(second).toEqual({ id: 'r-2', value: '6x1', createdAt: parts.createdAt, updatedAt: parts.updatedAt });
   });
 
