@@ -142,8 +142,8 @@ function sqliteReport(results: Results): string {
     `(p99 ${fixed(during[mode].create.p99Ms, 2)} ms)`;
   const { findsPerSecond, createsPerSecond, connections } = DURING_CREATES;
   const how =
-    `Finds at ${findsPerSecond} a second while creates run at ${createsPerSecond} a second, ${connections} connections each, for one round, ` +
-    'each request sent when due (evenly spaced, not in bursts) and timed from then.';
+    `Finds at ${findsPerSecond} a second while creates run at ${createsPerSecond} a second, ${connections} connections each, ` +
+    'each request sent when due (evenly spaced, not in bursts) and timed from then; medians over the rounds, each taking the stores in turn.';
   return ['## SQLite: reads while writes go on', '', how, '', line('normal'), line('full'), line('memory'), '', ''].join('\n');
 }
 

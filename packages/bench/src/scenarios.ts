@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { BENCH_KEY, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
-import { compare, describe, seed, type Comparison, type Contender, type Plan } from './compare.js';
+import { compare, describe, seed, summarize, turnOrder, type Comparison, type Contender, type Plan, type Summary } from './compare.js';
 import { type Sample } from './load.js';
 import { runPaced } from './paced.js';
 import { baselineScript, peerScript, startServer, type ServerProcess } from './processes.js';
@@ -57,7 +57,7 @@ export async function memoryScenario(plan: Plan, seedRecords: number, pinned: bo
 export interface SqliteResult extends ScenarioResult {
   /** Finds on the SQLite app while another load creates records as fast as it can, per synchronous mode. */
   /** The same paced load on the memory store too, for what the load itself costs a find. */
-  readonly findsDuringCreates: Readonly<Record<'memory' | 'normal' | 'full', { readonly find: Sample; readonly create: Sample }>>;
+  readonly findsDuringCreates: Readonly<Record<'memory' | 'normal' | 'full', { readonly find: Summary; readonly create: Summary }>>;
 }
 
 /**
@@ -76,11 +76,7 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
     const normal = await contender('app', { storage: 'sqlite', sqlite: { path: join(dir, 'normal.db'), synchronous: 'normal' } });
     const full = await contender('full', { storage: 'sqlite', sqlite: { path: join(dir, 'full.db'), synchronous: 'full' } });
     const comparison = await compare([memory, normal, full], plan, 'sqlite');
-    const findsDuringCreates = {
-      memory: await findsWhileCreating(memory, plan),
-      normal: await findsWhileCreating(normal, plan),
-      full: await findsWhileCreating(full, plan),
-    };
+    const findsDuringCreates = await findsWhileCreatingOn({ memory, normal, full }, plan);
     return { comparison, appMetrics: await servesMetrics(normal.server), findsDuringCreates };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
@@ -91,18 +87,40 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
 export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, connections: 10 } as const;
 
 /**
- * Finds at a steady rate while creates run at a steady rate beside them, for one round,
- * each request sent when due (`runPaced`). Below saturation, a find's p99 is how long it
- * waited behind a write (node:sqlite writes synchronously, holding the event loop), not
- * how long it queued behind other requests.
+ * Finds at a steady rate while creates run at a steady rate beside them, each request sent
+ * when due (`runPaced`). Below saturation, a find's p99 is how long it waited behind a
+ * write (node:sqlite writes synchronously, holding the event loop), not how long it queued
+ * behind other requests. Like the other measures, `plan.rounds` rounds, each taking the
+ * stores in turn one further along, and the medians: one round's p99 turns on whether the
+ * disk stalled once in it (a sync of the log took 4 ms, once 234 ms, under strace).
  */
+async function findsWhileCreatingOn<K extends string>(
+  contenders: Readonly<Record<K, Contender>>,
+  plan: Plan,
+): Promise<Record<K, { find: Summary; create: Summary }>> {
+  const samples = new Map<K, { find: Sample[]; create: Sample[] }>();
+  const keys = Object.keys(contenders) as K[];
+  for (let round = 1; round <= plan.rounds; round += 1) {
+    for (const key of turnOrder(keys, round)) {
+      const { find, create } = await findsWhileCreating(contenders[key], plan);
+      console.log(`sqlite ${key} round ${round}/${plan.rounds}: finds while creating: ${describe(find)}; creates: ${describe(create)}`);
+      const kept = samples.get(key) ?? { find: [], create: [] };
+      samples.set(key, { find: [...kept.find, find], create: [...kept.create, create] });
+    }
+  }
+  const summaries = keys.map((key) => {
+    const { find = [], create = [] } = samples.get(key) ?? {};
+    return [key, { find: summarize(find), create: summarize(create) }] as const;
+  });
+  return Object.fromEntries(summaries) as Record<K, { find: Summary; create: Summary }>;
+}
+
 async function findsWhileCreating(contender: Contender, plan: Plan): Promise<{ find: Sample; create: Sample }> {
   const base = { server: contender.server, connections: DURING_CREATES.connections, headers: plan.headers, seconds: plan.roundSeconds };
   const [find, create] = await Promise.all([
     runPaced({ ...base, perSecond: DURING_CREATES.findsPerSecond, next: () => findOfAnyId(contender.ids) }),
     runPaced({ ...base, perSecond: DURING_CREATES.createsPerSecond, next: createOfNewValue }),
   ]);
-  console.log(`sqlite ${contender.key}: finds while creating: ${describe(find)}; creates: ${describe(create)}`);
   return { find, create };
 }
 
