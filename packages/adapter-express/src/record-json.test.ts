@@ -2,7 +2,7 @@ import { assembleRecord, checkText, costCenter, workSchedule, type RecordBase } 
 import { describe, expect, it } from 'vitest';
 import { successJson } from './envelope.js';
 import { isoTimeOf } from './iso-time.js';
-import { recordJsonOf } from './record-json.js';
+import { KEPT_PAGES, recordJsonOf } from './record-json.js';
 
 // Texts the core accepts (each is checked below), chosen where JSON writers differ:
 // quotes and backslashes, C1 controls and the line separators JSON.stringify leaves raw,
@@ -119,6 +119,36 @@ describe('recordJsonOf', () => {
     json.one(recordOf('6x1', 0, 0, d));
     expect(servedAs(b)).toContain('"other"'); // then four others came: forgotten
     expect(servedAs(d)).toContain('"6x1"');
+  });
+
+  it('serves a list again while it has the same records at the same updatedAt, in the same order', () => {
+    // Keeping one record's JSON at most, so what is served again is the list's.
+    const json = recordJsonOf('value', 1);
+    const ids = ['a', 'b', 'c'].map((letter) => `0193c0de-7a1b-7c2d-8e3f-${letter.repeat(12)}`);
+    const listOf = (texts: readonly string[], times: readonly number[], order = ids) =>
+      order.map((id, i) => recordOf(texts[i] ?? '', 0, times[i] ?? 0, id));
+    const first = json.many(listOf(['6x1', '5x2', '12x36'], [1, 1, 1]));
+    expect(first).toBe(JSON.stringify(listOf(['6x1', '5x2', '12x36'], [1, 1, 1])));
+    // Not a state records can be in (same revisions, other texts): it shows what is served.
+    expect(json.many(listOf(['x', 'y', 'z'], [1, 1, 1]))).toBe(first);
+    // One record at another revision: written anew.
+    expect(json.many(listOf(['6x1', '4x3', '12x36'], [1, 2, 1]))).toContain('"4x3"');
+    // The same records in another order, or fewer of them: written anew.
+    const reordered = listOf(['6x1', '5x2', '12x36'], [1, 2, 1], [ids[0] ?? '', ids[2] ?? '', ids[1] ?? '']);
+    expect(json.many(reordered)).toBe(JSON.stringify(reordered));
+    expect(json.many(listOf(['6x1', '4x3'], [1, 2]))).toBe(JSON.stringify(listOf(['6x1', '4x3'], [1, 2])));
+    expect(json.many([])).toBe('[]');
+  });
+
+  it(`keeps at most ${KEPT_PAGES} lists, forgetting the one written first`, () => {
+    const json = recordJsonOf('value', 1);
+    const listAt = (n: number, text: string) => [recordOf(text, 0, 0, `0193c0de-7a1b-7c2d-8e3f-${String(n).padStart(12, '0')}`)];
+    for (let n = 0; n <= KEPT_PAGES; n += 1) json.many(listAt(n, 'first'));
+    // Two other records, so the one record's JSON the writer keeps is none of these.
+    json.one(recordOf('6x1', 0, 0));
+    json.one(recordOf('5x2', 0, 0));
+    expect(json.many(listAt(KEPT_PAGES, 'other'))).toContain('"first"');
+    expect(json.many(listAt(0, 'other'))).toContain('"other"');
   });
 
   it('leaves a record of another shape to JSON.stringify, so its bytes stay the same', () => {

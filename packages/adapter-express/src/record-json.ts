@@ -48,8 +48,67 @@ export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
     written.set(id, { updatedAt: time, json });
     return json;
   };
-  const many = (records: readonly RecordBase[]): string => `[${records.map(write).join(',')}]`;
+  const pages = new KeptPageJson();
+  const many = (records: readonly RecordBase[]): string => {
+    const kept = pages.get(records);
+    if (kept !== undefined) return kept;
+    const json = `[${records.map(write).join(',')}]`;
+    pages.set(records, json);
+    return json;
+  };
   return { one: write, many };
+}
+
+/** How many lists' JSON a writer keeps at most (a page of 1000 is some 200 KB). */
+export const KEPT_PAGES = 16;
+
+/** A list's JSON, and the ids and `updatedAt`s of the records it was written for, in order. */
+interface WrittenPage {
+  readonly ids: readonly string[];
+  readonly times: readonly number[];
+  readonly json: string;
+}
+
+/**
+ * The JSON of the lists written lately, each served again while a list comes with the same
+ * records at the same `updatedAt`s, in the same order (the reason the records' JSON can be
+ * kept). Joining the kept JSON of each record anew cost twice as much once updates had
+ * scattered those strings over the heap (a list of 100 after 90,000 updates: 8.5 µs to
+ * 15 µs a join, measured in one process), and the benchmark's list of 100 ran at 0.6 of
+ * the same list on a fresh app. Checking the list is 100 comparisons of an id and a time.
+ */
+class KeptPageJson {
+  readonly #pages = new Map<string, WrittenPage>();
+
+  get(records: readonly RecordBase[]): string | undefined {
+    const first = records[0];
+    if (first === undefined) return undefined;
+    const page = this.#pages.get(pageKey(first, records.length));
+    if (page === undefined) return undefined;
+    for (let i = 0; i < records.length; i += 1) {
+      const record = records[i] as RecordBase;
+      if (record.id !== page.ids[i] || !(record.updatedAt instanceof Date) || record.updatedAt.getTime() !== page.times[i]) return undefined;
+    }
+    return page.json;
+  }
+
+  set(records: readonly RecordBase[], json: string): void {
+    const first = records[0];
+    if (first === undefined) return;
+    const key = pageKey(first, records.length);
+    this.#pages.delete(key);
+    if (this.#pages.size >= KEPT_PAGES) {
+      const oldest = this.#pages.keys().next().value;
+      if (oldest !== undefined) this.#pages.delete(oldest);
+    }
+    const times = records.map((record) => (record.updatedAt instanceof Date ? record.updatedAt.getTime() : Number.NaN));
+    this.#pages.set(key, { ids: records.map((record) => record.id), times, json });
+  }
+}
+
+/** Where a list is kept: its first record and its length. */
+function pageKey(first: RecordBase, length: number): string {
+  return `${String(length)} ${first.id}`;
 }
 
 /**
