@@ -15,10 +15,12 @@ export interface Stamp {
  * share its watch, so a write through any of them is seen by all.
  */
 export class ChangeWatch {
+  readonly #db: DatabaseSync;
   readonly #dataVersion: StatementSync;
   #ownWrites = 0;
 
   private constructor(db: DatabaseSync) {
+    this.#db = db;
     this.#dataVersion = db.prepare('PRAGMA data_version');
     this.#dataVersion.setReturnArrays(true);
   }
@@ -40,8 +42,12 @@ export class ChangeWatch {
     this.#ownWrites += 1;
   }
 
-  /** Where the data stands now; reads the database (one statement). */
-  stamp(): Stamp {
+  /**
+   * Where the data stands now; reads the database (one statement). Undefined inside an
+   * explicit transaction: a rollback would undo writes and move neither count.
+   */
+  stamp(): Stamp | undefined {
+    if (this.#db.isTransaction) return undefined;
     const row = this.#dataVersion.get() as unknown[] | undefined;
     return { dataVersion: row?.[0], ownWrites: this.#ownWrites };
   }

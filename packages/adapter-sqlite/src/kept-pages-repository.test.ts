@@ -1,6 +1,8 @@
 import { uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
+import { SqliteRecordRepository } from './sqlite-repository.js';
 import { type SqliteStorage } from './sqlite-storage.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
@@ -18,7 +20,7 @@ const textsOf = async (storage: SqliteStorage) => (await storage.repositories.wo
 // Pages listed lately are served from memory while nothing was committed since; these
 // are the writes that must end that.
 describe('a list served again', () => {
-  it("shows what another connection to the file committed since, in this process or another's", async () => {
+  it('shows what another connection to the file committed since', async () => {
     const path = files.databasePath();
     const serving = files.open({ path });
     await insert(serving, '12x36');
@@ -37,6 +39,43 @@ describe('a list served again', () => {
     const another = storage.repositoryFor(workSchedule);
     await another.update(first.id, { text: '5x2', key: uniquenessKey('5x2'), updatedAt: new Date(first.updatedAt.getTime() + 1) });
     expect(await textsOf(storage)).toEqual(['5x2']);
+  });
+
+  it('shows what this connection inserted and deleted since', async () => {
+    const storage = files.open({ path: files.databasePath() });
+    const first = await insert(storage, '12x36');
+    expect(await textsOf(storage)).toEqual(['12x36']);
+    await insert(storage, '6x1');
+    expect(await textsOf(storage)).toEqual(['12x36', '6x1']);
+    await storage.repositories.workSchedules.delete(first.id);
+    expect(await textsOf(storage)).toEqual(['6x1']);
+  });
+
+  it('keeps nothing read inside a transaction, which a rollback could undo unseen', async () => {
+    const path = files.databasePath();
+    files.open({ path }); // makes the schema
+    const db = new DatabaseSync(path);
+    files.closeAfter(db);
+    const repository = new SqliteRecordRepository(db, workSchedule);
+    db.exec('BEGIN');
+    await repository.insert(buildRecord(workSchedule, { text: '12x36' }), uniquenessKey('12x36'));
+    expect((await repository.list(page)).map((record) => record.value)).toEqual(['12x36']);
+    db.exec('ROLLBACK');
+    expect(await repository.list(page)).toEqual([]);
+  });
+
+  it('serves a page listed before from memory while nothing was committed: a write around the repositories goes unseen', async () => {
+    const path = files.databasePath();
+    files.open({ path });
+    const db = new DatabaseSync(path);
+    files.closeAfter(db);
+    const repository = new SqliteRecordRepository(db, workSchedule);
+    await repository.insert(buildRecord(workSchedule, { text: '12x36' }), uniquenessKey('12x36'));
+    expect((await repository.list(page)).map((record) => record.value)).toEqual(['12x36']);
+    // The documented limit: writes on the connection must go through the repositories.
+    db.exec(`UPDATE work_schedules SET "text" = 'changed'`);
+    expect((await repository.list(page)).map((record) => record.value)).toEqual(['12x36']);
+    expect((await repository.list({ skip: 0, limit: 11 })).map((record) => record.value)).toEqual(['changed']);
   });
 
   it('gives new records each time, so a caller changing one changes nothing kept', async () => {

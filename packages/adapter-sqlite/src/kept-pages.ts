@@ -21,15 +21,19 @@ export class KeptPages<R> {
   readonly #pages = new Map<string, KeptPage<R>>();
   #rows = 0;
 
-  /** The rows of page `key` if they were read at `stamp`. */
-  get(key: string, stamp: Stamp): readonly R[] | undefined {
+  /** The rows of page `key` if they were read at `stamp`; none without a stamp. */
+  get(key: string, stamp: Stamp | undefined): readonly R[] | undefined {
     const page = this.#pages.get(key);
-    return page !== undefined && isSameStamp(page.stamp, stamp) ? page.rows : undefined;
+    return page !== undefined && stamp !== undefined && isSameStamp(page.stamp, stamp) ? page.rows : undefined;
   }
 
-  /** Keeps the rows of page `key`, read at `stamp`; the oldest pages go to stay within `KEPT_ROWS` and `KEPT_PAGES`. */
-  set(key: string, stamp: Stamp, rows: readonly R[]): void {
+  /**
+   * Keeps the rows of page `key`, read at `stamp` (without one, keeps nothing); the pages
+   * written first go to stay within `KEPT_ROWS` and `KEPT_PAGES`.
+   */
+  set(key: string, stamp: Stamp | undefined, rows: readonly R[]): void {
     this.#drop(key);
+    if (stamp === undefined) return;
     if (rows.length > KEPT_ROWS) return;
     for (const oldest of this.#pages.keys()) {
       if (this.#rows + rows.length <= KEPT_ROWS && this.#pages.size < KEPT_PAGES) break;

@@ -25,6 +25,10 @@ const COLUMNS = 'id, "text", created_at, updated_at';
  * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
  * between connections; a lock that does not come free within the busy timeout rejects
  * with `WorkplanError.storageUnavailable`.
+ *
+ * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
+ * the record tables on `db` must go through these repositories, which count them; writes
+ * by other connections are seen by SQLite's `data_version`.
  */
 export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;

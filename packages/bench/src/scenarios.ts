@@ -55,8 +55,10 @@ export async function memoryScenario(plan: Plan, seedRecords: number, pinned: bo
 
 /** What the SQLite comparison found: each operation, and finds measured while creates run. */
 export interface SqliteResult extends ScenarioResult {
-  /** Finds on the SQLite app while another load creates records as fast as it can, per synchronous mode. */
-  /** The same paced load on the memory store too, for what the load itself costs a find. */
+  /**
+   * Finds on the SQLite app while creates run beside them, both paced, per synchronous mode;
+   * and the same load on the memory store, for what the load itself costs a find.
+   */
   readonly findsDuringCreates: Readonly<Record<'memory' | 'normal' | 'full', { readonly find: Summary; readonly create: Summary }>>;
 }
 

@@ -21,6 +21,14 @@ describe('assembleRecord', () => {
     expect(second).toEqual({ id: 'r-2', value: '6x1', createdAt: parts.createdAt, updatedAt: parts.updatedAt });
   });
 
+  it('keeps a field named __proto__ as a member of its own, not as the prototype', () => {
+    const kind: RecordKind<'__proto__'> = { name: 'odd', field: '__proto__' };
+    const record = assembleRecord(kind, parts);
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(record, '__proto__')?.value).toBe('12x36');
+    expect(Object.keys(record)).toEqual(['id', '__proto__', 'createdAt', 'updatedAt']);
+  });
+
   it('serves a kind a library user defines, even one whose field shares a name with a member of every object', () => {
     const kind: RecordKind<'toString'> = { name: 'odd', field: 'toString' };
     const record = assembleRecord(kind, parts);
