@@ -100,19 +100,18 @@ async function findsWhileCreatingOn<K extends string>(
   contenders: Readonly<Record<K, Contender>>,
   plan: Plan,
 ): Promise<Record<K, { find: Summary; create: Summary }>> {
-  const samples = new Map<K, { find: Sample[]; create: Sample[] }>();
   const keys = Object.keys(contenders) as K[];
+  const rounds = new Map(keys.map((key) => [key, [] as { find: Sample; create: Sample }[]]));
   for (let round = 1; round <= plan.rounds; round += 1) {
     for (const key of turnOrder(keys, round)) {
-      const { find, create } = await findsWhileCreating(contenders[key], plan);
-      console.log(`sqlite ${key} round ${round}/${plan.rounds}: finds while creating: ${describe(find)}; creates: ${describe(create)}`);
-      const kept = samples.get(key) ?? { find: [], create: [] };
-      samples.set(key, { find: [...kept.find, find], create: [...kept.create, create] });
+      const measured = await findsWhileCreating(contenders[key], plan);
+      console.log(`sqlite ${key} round ${round}/${plan.rounds}: finds while creating: ${describe(measured.find)}; creates: ${describe(measured.create)}`);
+      rounds.get(key)?.push(measured);
     }
   }
-  const summaries = keys.map((key) => {
-    const { find = [], create = [] } = samples.get(key) ?? {};
-    return [key, { find: summarize(find), create: summarize(create) }] as const;
+  const summaries = [...rounds].map(([key, measured]) => {
+    const summary = { find: summarize(measured.map((m) => m.find)), create: summarize(measured.map((m) => m.create)) };
+    return [key, summary] as const;
   });
   return Object.fromEntries(summaries) as Record<K, { find: Summary; create: Summary }>;
 }
