@@ -2,8 +2,9 @@
 # A MongoDB wire server for the bench: FerretDB 1.24 on its PostgreSQL backend, over
 # Debian's `postgresql` (installed with apt-get when missing), in a throwaway cluster on
 # loopback ports. Runs the command with the server up, then removes it all. Faster than
-# FerretDB on SQLite (scripts/test-db.sh), but a findOne by the app's UUID _id is still a
-# full scan there (docs/benchmarks/README.md says how fast).
+# FerretDB on SQLite (scripts/test-db.sh); with the patch, a findOne by the app's UUID _id
+# is filtered by PostgreSQL, but sorts are still done in FerretDB (docs/benchmarks/README.md
+# says how fast each is).
 #
 #   bash scripts/bench-db.sh pnpm bench
 #
@@ -16,11 +17,9 @@ if [ "$#" -eq 0 ]; then
   exit 2
 fi
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ferretdb_version=v1.24.2
-ferretdb_bin="${WORKPLAN_CACHE:-$HOME/.cache/workplan}/ferretdb-${ferretdb_version#v}/bin/ferretdb"
-
-# scripts/test-db.sh builds FerretDB into the cache (it needs Go); start and stop it once.
-[ -x "$ferretdb_bin" ] || bash "$repo_root/scripts/test-db.sh" true
+# scripts/test-db.sh builds FerretDB into the cache once (it needs Go), with the patch
+# that pushes a filter on the app's UUID _id down to PostgreSQL.
+ferretdb_bin="$(bash "$repo_root/scripts/test-db.sh" --build)"
 
 pg_bin="$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1 || true)"
 if [ -z "$pg_bin" ]; then
@@ -78,7 +77,8 @@ if ! wait_port "$port"; then
   exit 1
 fi
 export MONGODB_URI="mongodb://127.0.0.1:$port/"
-export BENCH_MONGODB_SERVER="FerretDB ${ferretdb_version#v} on PostgreSQL $pg_version, loopback, PostgreSQL at its defaults"
+ferretdb_version="$("$ferretdb_bin" --version | sed -n 's/^version: v//p')"
+export BENCH_MONGODB_SERVER="FerretDB $ferretdb_version with scripts/ferretdb-uuid-pushdown.patch on PostgreSQL $pg_version, loopback, PostgreSQL at its defaults"
 echo "bench-db: $BENCH_MONGODB_SERVER; MONGODB_URI=$MONGODB_URI" >&2
 status=0
 "$@" || status=$?

@@ -6,12 +6,20 @@
 #   bash scripts/test-db.sh pnpm test   # runs the command with the database up, returns its status
 #   . scripts/test-db.sh                 # in a shell: starts it, exports the variables, stops on exit
 #
+#   bash scripts/test-db.sh --build      # only builds it, and prints the binary's path
+#
 # Exports MONGODB_URI (mongodb://127.0.0.1:PORT/) and FERRETDB_BIN (the binary, for tests
 # that start an instance of their own to take it down). The binary is cached under
-# ${WORKPLAN_CACHE:-~/.cache/workplan}/ferretdb-1.24.2/bin/ferretdb.
+# ${WORKPLAN_CACHE:-~/.cache/workplan}/ferretdb-1.24.2-uuid-pushdown/bin/ferretdb.
+#
+# It is built with ferretdb-uuid-pushdown.patch, which lets the PostgreSQL backend (the
+# bench's, scripts/bench-db.sh) hand a filter on a binary _id to PostgreSQL instead of
+# scanning the collection in FerretDB. The SQLite backend the tests use is untouched.
 
 ferretdb_version=v1.24.2
-ferretdb_home="${WORKPLAN_CACHE:-$HOME/.cache/workplan}/ferretdb-${ferretdb_version#v}"
+ferretdb_patch="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ferretdb-uuid-pushdown.patch"
+ferretdb_patch_name="$(basename "$ferretdb_patch" .patch)"
+ferretdb_home="${WORKPLAN_CACHE:-$HOME/.cache/workplan}/ferretdb-${ferretdb_version#v}-${ferretdb_patch_name#ferretdb-}"
 
 # `go install ...@v1.24.2` fails here (the proxy refuses the @v/list deprecation lookup),
 # and a binary built straight from the module cache panics at start because the
@@ -31,6 +39,11 @@ test_db_build() {
   fi
   cp -R "$module_dir" "$work/src"
   chmod -R u+w "$work/src"
+  if ! (cd "$work/src" && git apply "$ferretdb_patch"); then
+    echo "test-db: $ferretdb_patch does not apply to FerretDB $ferretdb_version" >&2
+    rm -rf "$work"
+    return 1
+  fi
   printf '%s\n' "$ferretdb_version" > "$work/src/build/version/version.txt"
   mkdir -p "$ferretdb_home/bin"
   # Build beside the target and rename, so a concurrent run never sees half a binary.
@@ -100,6 +113,11 @@ if [ "${BASH_SOURCE[0]}" != "$0" ]; then
 fi
 
 set -euo pipefail
+if [ "${1:-}" = "--build" ]; then
+  test_db_build
+  echo "$ferretdb_home/bin/ferretdb"
+  exit 0
+fi
 if [ "$#" -eq 0 ]; then
   echo "usage: bash scripts/test-db.sh <command...>   (e.g. bash scripts/test-db.sh pnpm test)" >&2
   exit 2
