@@ -143,7 +143,7 @@ async function timeout(ms: number): Promise<never> {
   throw new Error(`not ready after ${ms} ms`);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -127,7 +127,8 @@ export function markdownReport(results: Results, chartFile: string): string {
     `${soak.seconds} s at ${soak.rate} req/s on the memory store (8 finds, then a create and the delete of what it made, per connection): ` +
       `${soak.sample.requests} requests, ${soak.sample.non2xx} non-2xx, ${soak.sample.errors} errors, p99 ${soak.sample.p99Ms.toFixed(2)} ms; ` +
       `RSS ${fixed(soak.rssStartMb, 1)} MB at the start, ${fixed(soak.rssEndMb, 1)} MB at the end, ` +
-      `${fixed(Math.max(...soak.rssTrace), 1)} MB at most.`,
+      `${fixed(Math.max(...soak.rssTrace), 1)} MB at most; heap after a full collection ${fixed(soak.liveHeapStartMb, 1)} MB at the start, ` +
+      `${fixed(soak.liveHeapEndMb, 1)} MB at the end.`,
     '',
   ].join('\n');
 }
@@ -138,13 +139,18 @@ function sqliteReport(results: Results): string {
   if (during === undefined) return '';
   const line = (mode: 'memory' | 'normal' | 'full') =>
     `- ${mode === 'memory' ? 'the memory store, for what the load itself costs' : `\`SQLITE_SYNCHRONOUS=${mode}\``}: finds p50 ${fixed(during[mode].find.p50Ms, 2)} ms, p99 ${fixed(during[mode].find.p99Ms, 2)} ms ` +
-    `(${Math.round(during[mode].find.reqPerSec)} req/s) while creates ran at ${Math.round(during[mode].create.reqPerSec)} req/s ` +
-    `(p99 ${fixed(during[mode].create.p99Ms, 2)} ms)`;
+    `(${Math.round(during[mode].find.reqPerSec)} req/s) while creates ran at ${fixed(during[mode].create?.reqPerSec, 0)} req/s ` +
+    `(p99 ${fixed(during[mode].create?.p99Ms, 2)} ms)`;
+  const alone = results.sqlite?.findsAlone;
+  const aloneLine =
+    alone === undefined
+      ? []
+      : [`- \`SQLITE_SYNCHRONOUS=normal\` with no creates, the same finds alone, for what the machine itself gives: finds p50 ${fixed(alone.p50Ms, 2)} ms, p99 ${fixed(alone.p99Ms, 2)} ms (${Math.round(alone.reqPerSec)} req/s)`];
   const { findsPerSecond, createsPerSecond, connections } = DURING_CREATES;
   const how =
     `Finds at ${findsPerSecond} a second while creates run at ${createsPerSecond} a second, ${connections} connections each, ` +
     'each request sent when due (evenly spaced, not in bursts) and timed from then; medians over the rounds, each taking the stores in turn.';
-  return ['## SQLite: reads while writes go on', '', how, '', line('normal'), line('full'), line('memory'), '', ''].join('\n');
+  return ['## SQLite: reads while writes go on', '', how, '', line('normal'), line('full'), line('memory'), ...aloneLine, '', ''].join('\n');
 }
 
 export function sweepLatency(sweep: Sweep | undefined, axis: 'pageSize' | 'collectionSize', which: 'p50Ms' | 'p99Ms'): (number | undefined)[] {

@@ -59,7 +59,15 @@ export interface SqliteResult extends ScenarioResult {
    * Finds on the SQLite app while creates run beside them, both paced, per synchronous mode;
    * and the same load on the memory store, for what the load itself costs a find.
    */
-  readonly findsDuringCreates: Readonly<Record<'memory' | 'normal' | 'full', { readonly find: Summary; readonly create: Summary }>>;
+  readonly findsDuringCreates: Readonly<Record<'memory' | 'normal' | 'full', PacedFinds>>;
+  /** The same paced finds on the SQLite app (`normal`) with no create beside them: what the machine alone gives. */
+  readonly findsAlone: Summary;
+}
+
+/** Paced finds, and the paced creates beside them when there were any. */
+export interface PacedFinds {
+  readonly find: Summary;
+  readonly create: Summary | undefined;
 }
 
 /**
@@ -78,8 +86,17 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
     const normal = await contender('app', { storage: 'sqlite', sqlite: { path: join(dir, 'normal.db'), synchronous: 'normal' } });
     const full = await contender('full', { storage: 'sqlite', sqlite: { path: join(dir, 'full.db'), synchronous: 'full' } });
     const comparison = await compare([memory, normal, full], plan, 'sqlite');
-    const findsDuringCreates = await findsWhileCreatingOn({ memory, normal, full }, plan);
-    return { comparison, appMetrics: await servesMetrics(normal.server), findsDuringCreates };
+    const { createsPerSecond } = DURING_CREATES;
+    const { alone, ...findsDuringCreates } = await findsWhileCreatingOn(
+      {
+        memory: { contender: memory, createsPerSecond },
+        normal: { contender: normal, createsPerSecond },
+        full: { contender: full, createsPerSecond },
+        alone: { contender: normal, createsPerSecond: 0 },
+      },
+      plan,
+    );
+    return { comparison, appMetrics: await servesMetrics(normal.server), findsDuringCreates, findsAlone: alone.find };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
@@ -89,38 +106,42 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
 export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, connections: 10 } as const;
 
 /**
- * Finds at a steady rate while creates run at a steady rate beside them, each request sent
- * when due (`runPaced`). Below saturation, a find's p99 is how long it waited behind a
- * write (node:sqlite writes synchronously, holding the event loop), not how long it queued
- * behind other requests. Like the other measures, `plan.rounds` rounds, each taking the
- * stores in turn one further along, and the medians: one round's p99 turns on whether the
- * disk stalled once in it (a sync of the log took 4 ms, once 234 ms, under strace).
+ * Finds at a steady rate while creates run at a steady rate beside them (none when
+ * `createsPerSecond` is 0), each request sent when due (`runPaced`). Below saturation, a
+ * find's p99 is how long it waited behind a write (node:sqlite writes synchronously,
+ * holding the event loop) or behind the machine, not how long it queued behind other
+ * requests. Like the other measures, `plan.rounds` rounds, each taking the loads in turn
+ * one further along, and the medians: one round's p99 turns on whether the disk stalled
+ * once in it (a sync of the log took 4 ms, once 234 ms, under strace).
  */
 async function findsWhileCreatingOn<K extends string>(
-  contenders: Readonly<Record<K, Contender>>,
+  loads: Readonly<Record<K, { readonly contender: Contender; readonly createsPerSecond: number }>>,
   plan: Plan,
-): Promise<Record<K, { find: Summary; create: Summary }>> {
-  const keys = Object.keys(contenders) as K[];
-  const rounds = new Map(keys.map((key) => [key, [] as { find: Sample; create: Sample }[]]));
+): Promise<Record<K, PacedFinds>> {
+  const keys = Object.keys(loads) as K[];
+  const rounds = new Map(keys.map((key) => [key, [] as { find: Sample; create: Sample | undefined }[]]));
   for (let round = 1; round <= plan.rounds; round += 1) {
     for (const key of turnOrder(keys, round)) {
-      const measured = await findsWhileCreating(contenders[key], plan);
-      console.log(`sqlite ${key} round ${round}/${plan.rounds}: finds while creating: ${describe(measured.find)}; creates: ${describe(measured.create)}`);
+      const { contender, createsPerSecond } = loads[key];
+      const measured = await findsWhileCreating(contender, createsPerSecond, plan);
+      const creates = measured.create === undefined ? 'no creates' : `creates: ${describe(measured.create)}`;
+      console.log(`sqlite ${key} round ${round}/${plan.rounds}: paced finds: ${describe(measured.find)}; ${creates}`);
       rounds.get(key)?.push(measured);
     }
   }
   const summaries = [...rounds].map(([key, measured]) => {
-    const summary = { find: summarize(measured.map((m) => m.find)), create: summarize(measured.map((m) => m.create)) };
+    const creates = measured.flatMap((m) => (m.create === undefined ? [] : [m.create]));
+    const summary: PacedFinds = { find: summarize(measured.map((m) => m.find)), create: creates.length === 0 ? undefined : summarize(creates) };
     return [key, summary] as const;
   });
-  return Object.fromEntries(summaries) as Record<K, { find: Summary; create: Summary }>;
+  return Object.fromEntries(summaries) as Record<K, PacedFinds>;
 }
 
-async function findsWhileCreating(contender: Contender, plan: Plan): Promise<{ find: Sample; create: Sample }> {
+async function findsWhileCreating(contender: Contender, createsPerSecond: number, plan: Plan): Promise<{ find: Sample; create: Sample | undefined }> {
   const base = { server: contender.server, connections: DURING_CREATES.connections, headers: plan.headers, seconds: plan.roundSeconds };
   const [find, create] = await Promise.all([
     runPaced({ ...base, perSecond: DURING_CREATES.findsPerSecond, next: () => findOfAnyId(contender.ids) }),
-    runPaced({ ...base, perSecond: DURING_CREATES.createsPerSecond, next: createOfNewValue }),
+    createsPerSecond === 0 ? undefined : runPaced({ ...base, perSecond: createsPerSecond, next: createOfNewValue }),
   ]);
   return { find, create };
 }

@@ -37,10 +37,12 @@ const summary = (reqPerSec: number, p99Ms = 2): Summary => {
   return { ...s, rounds: [s] };
 };
 const page = (limit: number, s: Sample): SweepPoint => ({ records: 1000, skip: 0, limit, sample: s });
-const soak: SoakResult = { seconds: 5, rate: 1000, sample: sample(1000), rssTrace: [100, 101], rssStartMb: 100, rssEndMb: 101, rssGrowthMb: 1 };
+const soak: SoakResult = {
+  seconds: 5, rate: 1000, sample: sample(1000), rssTrace: [100, 101], rssStartMb: 100, rssEndMb: 101, rssGrowthMb: 1, liveHeapStartMb: 20, liveHeapEndMb: 22,
+};
 
 /** A run with the memory scenario and sweep only: SQLite, MongoDB and the peers did not run. */
-function run(app1000: Sample): Measured {
+function run(app1000: Sample, soakResult: SoakResult = soak): Measured {
   return {
     meta: { date: '', mode: 'quick', rounds: 1, roundSeconds: 1, warmupSeconds: 0, connections: 50, seedRecords: 100, pinned: false, tookSeconds: 1,
       machine: { cpu: 'x', cores: 2, memoryGb: 1, os: 'x', node: 'v24.0.0', commit: undefined, loadAtStart: 0 } },
@@ -54,7 +56,7 @@ function run(app1000: Sample): Measured {
     mongodb: undefined,
     mongodbNote: 'not run',
     sweeps: { memory: { pageSize: [page(1000, app1000)], collectionSize: [], beside: { b: [page(1000, sample(200))] } }, mongodb: undefined },
-    soak,
+    soak: soakResult,
   };
 }
 
@@ -82,5 +84,14 @@ describe('checkTargets', () => {
     expect(byName(targets, 'peers: find, app / (d)')).toMatchObject({ measured: null, threshold: '>= 1.3', met: null });
     expect(byName(targets, 'sqlite: create')).toMatchObject({ threshold: null, met: null });
     expect(targets.filter((t) => t.name.startsWith('runtime:'))).toEqual([]);
+  });
+
+  it('checks the soak for a leak by the heap after a full collection, and only reports the RSS climb', () => {
+    const climbing = { ...soak, rssGrowthMb: 25, liveHeapStartMb: 20, liveHeapEndMb: 23 };
+    const targets = checkTargets(run(sample(160), climbing));
+    expect(byName(targets, 'soak: live heap growth')).toMatchObject({ measured: 3, threshold: '< 10', met: true });
+    expect(byName(targets, 'soak: RSS growth')).toMatchObject({ measured: 25, met: null });
+    const leaking = checkTargets(run(sample(160), { ...soak, rssGrowthMb: 1, liveHeapEndMb: 35 }));
+    expect(byName(leaking, 'soak: live heap growth')).toMatchObject({ measured: 15, met: false });
   });
 });
