@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveHeapMb } from './live-heap.js';
-import { freePort } from './processes.js';
+import { freePort, stdoutLine } from './processes.js';
 
 // Drops some 50 MB of garbage at start; on each line read, keeps 20,000 arrays of 125 doubles (1 KB each).
 const SCRIPT = `
@@ -23,31 +23,15 @@ afterEach(() => {
   child = undefined;
 });
 
-/** Resolves once the child has written `text` (a listener: leaving a for-await would close the pipe). */
-async function line(from: ChildProcess, text: string): Promise<void> {
-  const stdout = from.stdout;
-  if (stdout === null) throw new Error('no stdout');
-  let seen = '';
-  await new Promise<void>((resolve) => {
-    const onData = (chunk: Buffer): void => {
-      seen += chunk.toString('utf8');
-      if (!seen.includes(text)) return;
-      stdout.off('data', onData);
-      resolve();
-    };
-    stdout.on('data', onData);
-  });
-}
-
 describe('liveHeapMb', () => {
   it('counts what the process holds after a full collection, not the garbage it made', async () => {
     const port = await freePort();
     child = spawn(process.execPath, [`--inspect=127.0.0.1:${port}`, '-e', SCRIPT], { stdio: ['pipe', 'pipe', 'ignore'] });
-    await line(child, 'ready');
+    await stdoutLine(child, 'ready');
     const before = await liveHeapMb(port);
     expect(before).toBeLessThan(20); // the 50 MB dropped at start is not counted
     child.stdin?.write('grow\n');
-    await line(child, 'grown');
+    await stdoutLine(child, 'grown');
     const after = await liveHeapMb(port);
     expect(after - before).toBeGreaterThan(15); // 20,000 arrays of 1 KB kept
     expect(after - before).toBeLessThan(40);

@@ -106,7 +106,8 @@ async function exited(child: ChildProcess): Promise<number | null> {
   return code;
 }
 
-async function stdoutLine(child: ChildProcess, prefix: string): Promise<void> {
+/** Resolves once the child writes a line starting with `prefix` on its stdout (a pipe). */
+export async function stdoutLine(child: ChildProcess, prefix: string): Promise<void> {
   const stdout = child.stdout;
   if (stdout === null) throw new Error('no stdout');
   let seen = '';
