@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway test database: FerretDB (the MongoDB wire protocol over SQLite) on a free
 # loopback port, so the integration tests run against a real MongoDB-speaking server
-# without Docker. Needs Go (to build FerretDB once) and python3 or node (to pick a port).
+# without Docker. Needs Go and git (to build FerretDB once) and python3 or node (to pick a port).
 #
 #   bash scripts/test-db.sh pnpm test   # runs the command with the database up, returns its status
 #   . scripts/test-db.sh                 # in a shell: starts it, exports the variables, stops on exit
@@ -10,16 +10,17 @@
 #
 # Exports MONGODB_URI (mongodb://127.0.0.1:PORT/) and FERRETDB_BIN (the binary, for tests
 # that start an instance of their own to take it down). The binary is cached under
-# ${WORKPLAN_CACHE:-~/.cache/workplan}/ferretdb-1.24.2-uuid-pushdown/bin/ferretdb.
+# ${WORKPLAN_CACHE:-~/.cache/workplan}/ferretdb-1.24.2-<first 12 hex of the patch's sha256>.
 #
-# It is built with ferretdb-uuid-pushdown.patch, which lets the PostgreSQL backend (the
-# bench's, scripts/bench-db.sh) hand a filter on a binary _id to PostgreSQL instead of
-# scanning the collection in FerretDB. The SQLite backend the tests use is untouched.
+# It is built with ferretdb-uuid-pushdown.patch (applied with git), which lets the
+# PostgreSQL backend (the bench's, scripts/bench-db.sh) hand an equality filter on a
+# top-level binary field, such as the app's UUID _id, to PostgreSQL instead of scanning
+# the collection in FerretDB. The SQLite backend the tests use is untouched.
 
 ferretdb_version=v1.24.2
 ferretdb_patch="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ferretdb-uuid-pushdown.patch"
-ferretdb_patch_name="$(basename "$ferretdb_patch" .patch)"
-ferretdb_home="${WORKPLAN_CACHE:-$HOME/.cache/workplan}/ferretdb-${ferretdb_version#v}-${ferretdb_patch_name#ferretdb-}"
+# Named by the patch's content, so an edited patch is built anew.
+ferretdb_home="${WORKPLAN_CACHE:-$HOME/.cache/workplan}/ferretdb-${ferretdb_version#v}-$(sha256sum "$ferretdb_patch" | cut -c1-12)"
 
 # `go install ...@v1.24.2` fails here (the proxy refuses the @v/list deprecation lookup),
 # and a binary built straight from the module cache panics at start because the
@@ -39,7 +40,10 @@ test_db_build() {
   fi
   cp -R "$module_dir" "$work/src"
   chmod -R u+w "$work/src"
-  if ! (cd "$work/src" && git apply "$ferretdb_patch"); then
+  # The ceiling keeps git from taking a repository around the temp dir for its own: there
+  # it would skip the patch's paths as outside it, and still succeed. The grep checks it took.
+  if ! GIT_CEILING_DIRECTORIES="$work" git -C "$work/src" apply "$ferretdb_patch" ||
+    ! grep -q 'types.ObjectID, types.Binary' "$work/src/internal/backends/postgresql/query.go"; then
     echo "test-db: $ferretdb_patch does not apply to FerretDB $ferretdb_version" >&2
     rm -rf "$work"
     return 1
@@ -119,7 +123,7 @@ if [ "${1:-}" = "--build" ]; then
   exit 0
 fi
 if [ "$#" -eq 0 ]; then
-  echo "usage: bash scripts/test-db.sh <command...>   (e.g. bash scripts/test-db.sh pnpm test)" >&2
+  echo "usage: bash scripts/test-db.sh <command...> | --build   (e.g. bash scripts/test-db.sh pnpm test)" >&2
   exit 2
 fi
 trap test_db_stop EXIT
