@@ -26,8 +26,10 @@ const READS_PER_WRITE_PAIR = 8;
 /**
  * A fixed rate on a constant data set: finds of seeded ids, and creates of unique values
  * each followed by the delete of what it made; records the app's RSS every second, and its
- * heap after a full collection at both ends, read over the inspector (an idle inspector
- * costs the app nothing measurable, and the soak measures memory, not speed).
+ * heap after a full collection at both ends (`liveHeapMb`): RSS climbs between the
+ * collector's full collections and drops at each, so on its own it cannot tell a leak from
+ * garbage not yet collected. The app runs with the inspector on a loopback port for that;
+ * the collection forced at the start also lowers the RSS the trace starts from.
  */
 export async function soak(plan: Plan, seconds: number, rate: number, seedRecords: number, pinned: boolean): Promise<SoakResult> {
   const inspectPort = await freePort();
