@@ -139,8 +139,8 @@ function sqliteReport(results: Results): string {
   if (during === undefined) return '';
   const line = (mode: 'memory' | 'normal' | 'full') =>
     `- ${mode === 'memory' ? 'the memory store, for what the load itself costs' : `\`SQLITE_SYNCHRONOUS=${mode}\``}: finds p50 ${fixed(during[mode].find.p50Ms, 2)} ms, p99 ${fixed(during[mode].find.p99Ms, 2)} ms ` +
-    `(${Math.round(during[mode].find.reqPerSec)} req/s) while creates ran at ${fixed(during[mode].create?.reqPerSec, 0)} req/s ` +
-    `(p99 ${fixed(during[mode].create?.p99Ms, 2)} ms)`;
+    `(${Math.round(during[mode].find.reqPerSec)} req/s) while creates ran at ${Math.round(during[mode].create.reqPerSec)} req/s ` +
+    `(p99 ${fixed(during[mode].create.p99Ms, 2)} ms)`;
   const alone = results.sqlite?.findsAlone;
   const aloneLine =
     alone === undefined

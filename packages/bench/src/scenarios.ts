@@ -59,15 +59,9 @@ export interface SqliteResult extends ScenarioResult {
    * Finds on the SQLite app while creates run beside them, both paced, per synchronous mode;
    * and the same load on the memory store, for what the load itself costs a find.
    */
-  readonly findsDuringCreates: Readonly<Record<'memory' | 'normal' | 'full', PacedFinds>>;
+  readonly findsDuringCreates: Readonly<Record<'memory' | 'normal' | 'full', { readonly find: Summary; readonly create: Summary }>>;
   /** The same paced finds on the SQLite app (`normal`) with no create beside them: what the machine alone gives. */
   readonly findsAlone: Summary;
-}
-
-/** Paced finds, and the paced creates beside them when there were any. */
-export interface PacedFinds {
-  readonly find: Summary;
-  readonly create: Summary | undefined;
 }
 
 /**
@@ -87,7 +81,7 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
     const full = await contender('full', { storage: 'sqlite', sqlite: { path: join(dir, 'full.db'), synchronous: 'full' } });
     const comparison = await compare([memory, normal, full], plan, 'sqlite');
     const { createsPerSecond } = DURING_CREATES;
-    const { alone, ...findsDuringCreates } = await findsWhileCreatingOn(
+    const paced = await pacedFindsOn(
       {
         memory: { contender: memory, createsPerSecond },
         normal: { contender: normal, createsPerSecond },
@@ -96,10 +90,23 @@ export async function sqliteScenario(plan: Plan, seedRecords: number, dir: strin
       },
       plan,
     );
-    return { comparison, appMetrics: await servesMetrics(normal.server), findsDuringCreates, findsAlone: alone.find };
+    const findsDuringCreates = { memory: withCreates(paced.memory), normal: withCreates(paced.normal), full: withCreates(paced.full) };
+    return { comparison, appMetrics: await servesMetrics(normal.server), findsDuringCreates, findsAlone: paced.alone.find };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
+}
+
+/** Paced finds, and the paced creates beside them when there were any. */
+interface PacedFinds {
+  readonly find: Summary;
+  readonly create: Summary | undefined;
+}
+
+/** A load that ran creates beside its finds, typed so. */
+function withCreates(paced: PacedFinds): { find: Summary; create: Summary } {
+  if (paced.create === undefined) throw new Error('paced finds ran without the creates they were to run beside');
+  return { find: paced.find, create: paced.create };
 }
 
 /** Finds and creates a second in the reads-during-writes measure: a steady load, not a saturating one. */
@@ -114,7 +121,7 @@ export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, co
  * one further along, and the medians: one round's p99 turns on whether the disk stalled
  * once in it (a sync of the log took 4 ms, once 234 ms, under strace).
  */
-async function findsWhileCreatingOn<K extends string>(
+async function pacedFindsOn<K extends string>(
   loads: Readonly<Record<K, { readonly contender: Contender; readonly createsPerSecond: number }>>,
   plan: Plan,
 ): Promise<Record<K, PacedFinds>> {
@@ -123,7 +130,7 @@ async function findsWhileCreatingOn<K extends string>(
   for (let round = 1; round <= plan.rounds; round += 1) {
     for (const key of turnOrder(keys, round)) {
       const { contender, createsPerSecond } = loads[key];
-      const measured = await findsWhileCreating(contender, createsPerSecond, plan);
+      const measured = await pacedFinds(contender, createsPerSecond, plan);
       const creates = measured.create === undefined ? 'no creates' : `creates: ${describe(measured.create)}`;
       console.log(`sqlite ${key} round ${round}/${plan.rounds}: paced finds: ${describe(measured.find)}; ${creates}`);
       rounds.get(key)?.push(measured);
@@ -137,7 +144,7 @@ async function findsWhileCreatingOn<K extends string>(
   return Object.fromEntries(summaries) as Record<K, PacedFinds>;
 }
 
-async function findsWhileCreating(contender: Contender, createsPerSecond: number, plan: Plan): Promise<{ find: Sample; create: Sample | undefined }> {
+async function pacedFinds(contender: Contender, createsPerSecond: number, plan: Plan): Promise<{ find: Sample; create: Sample | undefined }> {
   const base = { server: contender.server, connections: DURING_CREATES.connections, headers: plan.headers, seconds: plan.roundSeconds };
   const [find, create] = await Promise.all([
     runPaced({ ...base, perSecond: DURING_CREATES.findsPerSecond, next: () => findOfAnyId(contender.ids) }),
