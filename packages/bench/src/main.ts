@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultsChart } from './chart.js';
 import { type Plan } from './compare.js';
+import { conditionalCost } from './conditional-cost.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { startApp } from './app.js';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const sweepSpec = { pageSizes: options.pageSizes, collectionSizes: options.collectionSizes };
   const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory', beside: besideInSweep(options, sqliteDir, pinned) }, plan, pinned);
   const soakResult = await soak(plan, options.soakSeconds, options.soakRate, options.seedRecords, pinned);
+  const conditional = await conditionalCost(plan, options.seedRecords, join(sqliteDir, 'profiles'), pinned);
   const mongo = await mongoPhases(options, plan, pinned);
   const measured: Measured = {
     meta: {
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
     mongodbNote: mongo.note,
     sweeps: { memory: memorySweep, mongodb: mongo.sweep },
     soak: soakResult,
+    conditional,
   };
   const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(mainRows(results))}\n\n${textTable(sweepRows(results.sweeps))}\n\n${textTable(targetRows(results))}\n`);
@@ -121,11 +124,13 @@ async function writeOutputs(results: Results, options: BenchOptions): Promise<vo
 function estimateMinutes(options: BenchOptions): number {
   const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
   const servers = 5 + (options.otherNode === undefined ? 0 : 1); // a, b, d, e, the app, and the app on the other Node
-  const memoryRuns = servers * 5 + (options.sqlite ? 3 * 5 + 2 : 0); // five operations; SQLite's three servers and two mixed rounds
+  const memoryRuns = servers * 5 + (options.sqlite ? 3 * 5 + 4 : 0); // five operations; SQLite's three servers, then four paced loads
   const mongoRuns = options.mongodbUri === undefined ? 0 : 2 + 5; // (c) find and list, the app's five
   const besideRuns = options.pageSizes.length * (options.sqlite ? 2 : 1); // (b) and SQLite beside the memory app's pages
   const sweepRuns = (options.pageSizes.length + options.collectionSizes.length) * (options.mongodbUri === undefined ? 1 : 2) + besideRuns;
-  const seconds = (memoryRuns + mongoRuns) * perRun + sweepRuns * (options.roundSeconds + options.warmupSeconds) + options.soakSeconds;
+  const profiledRuns = 2; // the conditional-request share, under finds and under updates
+  const seconds =
+    (memoryRuns + mongoRuns) * perRun + (sweepRuns + profiledRuns) * (options.roundSeconds + options.warmupSeconds) + options.soakSeconds;
   return Math.max(1, Math.round(seconds / 60));
 }
 

@@ -1,4 +1,5 @@
 import { type Comparison, type Summary } from './compare.js';
+import { type ConditionalCost } from './conditional-cost.js';
 import { type Sample } from './load.js';
 import { type Machine } from './machine.js';
 import { type ScenarioResult, type SqliteResult } from './scenarios.js';
@@ -30,6 +31,8 @@ export interface Results {
   readonly mongodbNote: string | undefined;
   readonly sweeps: { readonly memory: Sweep; readonly mongodb: Sweep | undefined };
   readonly soak: SoakResult;
+  /** The share of the app's CPU that conditional requests take when none is sent (profiled). */
+  readonly conditional: ConditionalCost;
   /** Every target, computed from the figures above by `checkTargets`. */
   readonly targets: readonly Target[];
 }
@@ -52,7 +55,15 @@ export function pageOf(sweep: Sweep | undefined, limit: number, key?: string): S
 
 /** The targets of issue 16 and the health checks every run keeps, each computed from this run's figures. */
 export function checkTargets(results: Measured): Target[] {
-  return [...memoryTargets(results), ...sqliteTargets(results), ...mongoTargets(results), ...peerTargets(results), ...runtimeRows(results), ...healthChecks(results)];
+  return [
+    ...memoryTargets(results),
+    ...conditionalTargets(results),
+    ...sqliteTargets(results),
+    ...mongoTargets(results),
+    ...peerTargets(results),
+    ...runtimeRows(results),
+    ...healthChecks(results),
+  ];
 }
 
 const p99 = (comparison: Comparison | undefined, op: Operation, key: string): number | undefined => comparison?.[op]?.[key]?.p99Ms;
@@ -71,6 +82,14 @@ function memoryTargets(results: Measured): Target[] {
     target('memory: list of 1000, app / (b)', quotient(perSecond(app1000), perSecond(pageOf(sweep, 1000, 'b'))), { atLeast: 0.7 }),
     target('memory: list of 1000, app p99 / its own p50', quotient(app1000?.p99Ms, app1000?.p50Ms), { atMost: 3 }),
     target(`memory: find p99 at ${results.meta.connections} connections, app / (b)`, quotient(p99(memory, 'find', 'app'), p99(memory, 'find', 'b')), { atMost: 1.5 }),
+  ];
+}
+
+function conditionalTargets(results: Measured): Target[] {
+  const { find, update } = results.conditional;
+  return [
+    target('conditional requests, none sent: share of the app\'s CPU under finds, %', find, { atMost: 3 }),
+    target('conditional requests, none sent: share of the app\'s CPU under updates, %', update, { atMost: 3 }),
   ];
 }
 

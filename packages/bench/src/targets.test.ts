@@ -57,6 +57,7 @@ function run(app1000: Sample, soakResult: SoakResult = soak): Measured {
     mongodbNote: 'not run',
     sweeps: { memory: { pageSize: [page(1000, app1000)], collectionSize: [], beside: { b: [page(1000, sample(200))] } }, mongodb: undefined },
     soak: soakResult,
+    conditional: { find: 1.2, update: 3.4 },
   };
 }
 
@@ -93,5 +94,11 @@ describe('checkTargets', () => {
     expect(byName(targets, 'soak: RSS growth')).toMatchObject({ measured: 25, met: null });
     const leaking = checkTargets(run(sample(160), { ...soak, rssGrowthMb: 1, liveHeapEndMb: 35 }));
     expect(byName(leaking, 'soak: live heap growth')).toMatchObject({ measured: 15, met: false });
+  });
+
+  it('holds conditional requests, when none is sent, to 3% of the app\'s CPU', () => {
+    const targets = checkTargets(run(sample(160)));
+    expect(byName(targets, "conditional requests, none sent: share of the app's CPU under finds")).toMatchObject({ measured: 1.2, threshold: '<= 3', met: true });
+    expect(byName(targets, "conditional requests, none sent: share of the app's CPU under updates")).toMatchObject({ measured: 3.4, met: false });
   });
 });
