@@ -7,11 +7,13 @@ const BLUE = '#3b6fb6';
 const ORANGE = '#e08a2c';
 const GREEN = '#3a9a5b';
 const PURPLE = '#8a5cb8';
+const GREY = '#7a7a7a';
 
 /** One SVG: the app's ratios to the baselines per operation, and list latency by page and collection size. */
 export function resultsChart(results: Results): string {
   const memory = results.memory.comparison;
   const mongo = results.mongodb?.comparison;
+  const sqlite = results.sqlite?.comparison;
   const ratios = barPanel({
     x: 0, y: 0, width: 900, height: 320,
     title: 'app req/s as a fraction of each baseline (higher is better)',
@@ -22,14 +24,18 @@ export function resultsChart(results: Results): string {
       { name: 'memory: app/(b) Express + Map', color: ORANGE, values: OPERATIONS.map((op) => ratio(memory, op, 'b')) },
       { name: 'memory: app/(d) NestJS on Express', color: PURPLE, values: OPERATIONS.map((op) => ratio(memory, op, 'd')) },
       { name: 'mongodb: app/(c) Express + driver', color: GREEN, values: OPERATIONS.map((op) => ratio(mongo, op, 'c')) },
+      { name: 'sqlite: app / the app on memory', color: GREY, values: OPERATIONS.map((op) => ratio(sqlite, op, 'memory')) },
     ]),
     marks: [{ value: 0.7, label: 'list target vs (b): 0.7' }, { value: 0.85, label: 'find target vs (b): 0.85' }],
   });
-  const besideB = results.sweeps.memory.beside?.b ?? [];
-  const pageBaseline: Series[] = [
-    { name: '(b) p50', color: ORANGE, values: besideB.map((point) => point.sample.p50Ms) },
-    { name: '(b) p99', color: ORANGE, dashed: true, values: besideB.map((point) => point.sample.p99Ms) },
-  ];
+  const beside = (key: string, name: string, color: string): Series[] => {
+    const points = results.sweeps.memory.beside?.[key] ?? [];
+    return [
+      { name: `${name} p50`, color, values: points.map((point) => point.sample.p50Ms) },
+      { name: `${name} p99`, color, dashed: true, values: points.map((point) => point.sample.p99Ms) },
+    ];
+  };
+  const pageBaseline = [...beside('b', '(b)', ORANGE), ...beside('sqlite', 'sqlite', GREY)];
   const latency = (axis: 'pageSize' | 'collectionSize', x: number, title: string, labels: string[], extra: readonly Series[] = []) =>
     linePanel({
       x, y: 330, width: 450, height: 300, title, yLabel: 'latency, ms (log scale)', labels, logY: true,
