@@ -47,12 +47,13 @@ async function main(): Promise<void> {
   const other = options.otherNode === undefined ? { note: 'not run: BENCH_OTHER_NODE=none' } : otherNode(options.otherNode);
   if ('note' in other) console.log(`second runtime: ${other.note}`);
   const memory = await memoryScenario(plan, options.seedRecords, pinned, 'note' in other ? undefined : other);
-  const sqliteDir = await mkdtemp(join(tmpdir(), 'workplan-bench-'));
-  const sqlite = options.sqlite ? await sqliteScenario(plan, options.seedRecords, sqliteDir, pinned) : undefined;
+  // The run's own files: the SQLite apps' databases and the profiles.
+  const workDir = await mkdtemp(join(tmpdir(), 'workplan-bench-'));
+  const sqlite = options.sqlite ? await sqliteScenario(plan, options.seedRecords, workDir, pinned) : undefined;
   const sweepSpec = { pageSizes: options.pageSizes, collectionSizes: options.collectionSizes };
-  const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory', beside: besideInSweep(options, sqliteDir, pinned) }, plan, pinned);
+  const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory', beside: besideInSweep(options, workDir, pinned) }, plan, pinned);
   const soakResult = await soak(plan, options.soakSeconds, options.soakRate, options.seedRecords, pinned);
-  const conditional = await conditionalCost(plan, options.seedRecords, join(sqliteDir, 'profiles'), pinned);
+  const conditional = await conditionalCost(plan, options.seedRecords, join(workDir, 'profiles'), pinned);
   const mongo = await mongoPhases(options, plan, pinned);
   const measured: Measured = {
     meta: {
@@ -104,10 +105,10 @@ async function mongoPhases(options: BenchOptions, plan: Plan, pinned: boolean): 
 }
 
 /** (b) and, unless --no-sqlite, the app on SQLite: their pages of 10, 100 and 1000 beside the memory app's. */
-function besideInSweep(options: BenchOptions, sqliteDir: string, pinned: boolean): Record<string, () => Promise<ServerProcess>> {
+function besideInSweep(options: BenchOptions, workDir: string, pinned: boolean): Record<string, () => Promise<ServerProcess>> {
   const b = { b: () => startBaseline('express-map', 'b', pinned) };
   if (!options.sqlite) return b;
-  const sqlite = { storage: 'sqlite', sqlite: { path: join(sqliteDir, 'sweep.db'), synchronous: 'normal' } } as const;
+  const sqlite = { storage: 'sqlite', sqlite: { path: join(workDir, 'sweep.db'), synchronous: 'normal' } } as const;
   return { ...b, sqlite: () => startApp(sqlite, pinned) };
 }
 
