@@ -1,5 +1,6 @@
-import { type DatabaseSync, type StatementSync } from 'node:sqlite';
-import { guardSqliteCall } from './sqlite-errors.js';
+import { type DatabaseSync } from 'node:sqlite';
+import { translateSqliteError } from './sqlite-errors.js';
+import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
 
 /** The table of the rate limiter's counts: one row per key and window, gone once the window has ended. */
 export const CREATE_HIT_TABLE_SQL = `
@@ -11,6 +12,12 @@ export const CREATE_HIT_TABLE_SQL = `
     PRIMARY KEY ("key", window_start)
   ) STRICT, WITHOUT ROWID;`;
 
+const HIT_SQL = `
+  INSERT INTO rate_limit_hits ("key", window_start, window_end, hits) VALUES (?, ?, ?, 1)
+  ON CONFLICT ("key", window_start) DO UPDATE SET hits = hits + 1
+  RETURNING hits`;
+const FORGET_ENDED_SQL = 'DELETE FROM rate_limit_hits WHERE window_end <= ?';
+
 /**
  * Counts the rate limiter's hits in the SQLite file, so every process serving the file
  * shares them. A hit is one statement that inserts the window's row or adds one to it and
@@ -18,26 +25,26 @@ export const CREATE_HIT_TABLE_SQL = `
  * race. Rows of ended windows are deleted by the first hit of each new window.
  */
 export class SqliteHitCounter {
-  readonly #hit: StatementSync;
-  readonly #forgetEnded: StatementSync;
+  readonly #writer: SqliteWriter;
   #lastWindowStart = 0;
 
-  constructor(db: DatabaseSync) {
-    this.#hit = db.prepare(`
-      INSERT INTO rate_limit_hits ("key", window_start, window_end, hits) VALUES (?, ?, ?, 1)
-      ON CONFLICT ("key", window_start) DO UPDATE SET hits = hits + 1
-      RETURNING hits`);
-    this.#forgetEnded = db.prepare('DELETE FROM rate_limit_hits WHERE window_end <= ?');
+  /** Counts in `db`'s file, through `writer` when given (`SqliteStorage` gives a file its write thread). */
+  constructor(db: DatabaseSync, writer: SqliteWriter = sameConnectionWriter(db)) {
+    this.#writer = writer;
   }
 
   async hit(key: string, windowStart: number, windowMs: number): Promise<number> {
-    if (windowStart > this.#lastWindowStart) {
-      this.#lastWindowStart = windowStart;
-      guardSqliteCall(() => this.#forgetEnded.run(windowStart));
+    try {
+      if (windowStart > this.#lastWindowStart) {
+        this.#lastWindowStart = windowStart;
+        await this.#writer.run(FORGET_ENDED_SQL, [windowStart]);
+      }
+      const { row } = await this.#writer.get(HIT_SQL, [key, windowStart, windowStart + windowMs]);
+      const hits = row?.[0];
+      if (typeof hits !== 'number') throw new Error('rate_limit_hits answered a count that is not a number');
+      return hits;
+    } catch (error) {
+      throw translateSqliteError(error);
     }
-    const row = guardSqliteCall(() => this.#hit.get(key, windowStart, windowStart + windowMs));
-    const hits = row?.['hits'];
-    if (typeof hits !== 'number') throw new Error('rate_limit_hits answered a count that is not a number');
-    return hits;
   }
 }

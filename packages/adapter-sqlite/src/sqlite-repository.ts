@@ -13,6 +13,7 @@ import { ChangeWatch } from './change-watch.js';
 import { KeptPages } from './kept-pages.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
+import { sameConnectionWriter, type SqliteWriter, type WriteResult } from './sqlite-writer.js';
 
 // A key's holder can be deleted by another connection between the failed write and the
 // look-up; then the write is tried again. Each retry means another writer took and gave
@@ -24,58 +25,62 @@ const COLUMNS = 'id, "text", created_at, updated_at';
 /**
  * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
  * between connections; a lock that does not come free within the busy timeout rejects
- * with `WorkplanError.storageUnavailable`.
+ * with `WorkplanError.storageUnavailable`. Reads run on `db`; writes go to `writer`, on
+ * `db` itself unless told otherwise (`SqliteStorage` gives a file a write thread).
  *
  * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
  * the record tables on `db` must go through these repositories, which count them; writes
- * by other connections are seen by SQLite's `data_version`.
+ * by other connections (a write thread's included) are seen by SQLite's `data_version`.
  */
 export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;
-  readonly #insert: StatementSync;
-  readonly #update: StatementSync;
-  readonly #updateIfUnchanged: StatementSync;
+  readonly #writer: SqliteWriter;
+  readonly #insert: string;
+  readonly #update: string;
+  readonly #updateIfUnchanged: string;
+  readonly #delete: string;
+  readonly #deleteIfUnchanged: string;
   readonly #findById: StatementSync;
   readonly #list: StatementSync;
-  readonly #delete: StatementSync;
-  readonly #deleteIfUnchanged: StatementSync;
   readonly #holderOf: StatementSync;
   readonly #watch: ChangeWatch;
   readonly #keptPages = new KeptPages<unknown>();
 
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
-  constructor(db: DatabaseSync, kind: RecordKind<F>) {
+  constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db)) {
     this.kind = kind;
     this.#watch = ChangeWatch.of(db);
+    this.#writer = writer;
     const table = tableNameOf(kind);
-    this.#insert = db.prepare(`INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`);
+    this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`;
     const update = `UPDATE ${table} SET "text" = ?, "key" = ?, updated_at = ? WHERE id = ?`;
-    this.#update = db.prepare(`${update} RETURNING ${COLUMNS}`);
+    this.#update = `${update} RETURNING ${COLUMNS}`;
     // The condition sits in the statement's WHERE, so checking and writing are one step.
-    this.#updateIfUnchanged = db.prepare(`${update} AND updated_at = ? RETURNING ${COLUMNS}`);
+    this.#updateIfUnchanged = `${update} AND updated_at = ? RETURNING ${COLUMNS}`;
+    this.#delete = `DELETE FROM ${table} WHERE id = ?`;
+    this.#deleteIfUnchanged = `DELETE FROM ${table} WHERE id = ? AND updated_at = ?`;
     this.#findById = db.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE id = ?`);
     this.#list = db.prepare(`SELECT ${COLUMNS} FROM ${table} ORDER BY created_at, id LIMIT ? OFFSET ?`);
-    this.#delete = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
-    this.#deleteIfUnchanged = db.prepare(`DELETE FROM ${table} WHERE id = ? AND updated_at = ?`);
     this.#holderOf = db.prepare(`SELECT id FROM ${table} WHERE "key" = ?`);
-    // Rows as arrays: node:sqlite then makes no object with named members per row, which
-    // halves what a list of 100 costs (measured with a loop over list(), node 24).
-    for (const statement of [this.#update, this.#updateIfUnchanged, this.#findById, this.#list, this.#holderOf]) statement.setReturnArrays(true);
+    // Rows as arrays (writers return them so too): node:sqlite then makes no object with
+    // named members per row, which halves what a list of 100 costs (measured with a loop
+    // over list(), node 24).
+    for (const statement of [this.#findById, this.#list, this.#holderOf]) statement.setReturnArrays(true);
   }
 
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
     const { id, createdAt, updatedAt } = record;
     const text = record[this.kind.field];
-    this.#writing(() => this.#claimingKey(key, () => this.#insert.run(id, text, key, createdAt.getTime(), updatedAt.getTime())));
+    await this.#writing(() => this.#claimingKey(key, () => this.#writer.run(this.#insert, [id, text, key, createdAt.getTime(), updatedAt.getTime()])));
   }
 
   async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
-    const values = [change.text, change.key, change.updatedAt.getTime(), id] as const;
-    const row = this.#writing(() =>
+    const values = [change.text, change.key, change.updatedAt.getTime(), id];
+    const { row } = await this.#writing(() =>
       this.#claimingKey(change.key, () =>
         expectedUpdatedAt === undefined
-          ? this.#update.get(...values)
-          : this.#updateIfUnchanged.get(...values, expectedUpdatedAt.getTime()),
+          ? this.#writer.get(this.#update, values)
+          : this.#writer.get(this.#updateIfUnchanged, [...values, expectedUpdatedAt.getTime()]),
       ),
     );
     return row === undefined ? undefined : this.#toRecord(row);
@@ -104,28 +109,31 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
-    const result = this.#writing(() =>
-      guardSqliteCall(() =>
-        expectedUpdatedAt === undefined ? this.#delete.run(id) : this.#deleteIfUnchanged.run(id, expectedUpdatedAt.getTime()),
-      ),
-    );
-    return Number(result.changes) > 0;
+    const write = (): Promise<WriteResult> =>
+      expectedUpdatedAt === undefined
+        ? this.#writer.run(this.#delete, [id])
+        : this.#writer.run(this.#deleteIfUnchanged, [id, expectedUpdatedAt.getTime()]);
+    try {
+      return (await this.#writing(write)).changes > 0;
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
   }
 
   /** Runs a write to the table, counted by the connection's watch whether it changed a row or not. */
-  #writing<T>(write: () => T): T {
+  async #writing(write: () => Promise<WriteResult>): Promise<WriteResult> {
     try {
-      return write();
+      return await write();
     } finally {
       this.#watch.noteWrite();
     }
   }
 
   /** Runs a write that sets `key`; when another record holds it, throws a conflict naming that record. */
-  #claimingKey<T>(key: string, write: () => T): T {
+  async #claimingKey(key: string, write: () => Promise<WriteResult>): Promise<WriteResult> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return write();
+        return await write();
       } catch (error) {
         if (!isUniqueViolation(error)) throw translateSqliteError(error);
         const found: unknown = guardSqliteCall(() => this.#holderOf.get(key));

@@ -8,6 +8,7 @@ import { explainOpenFailure } from './open-errors.js';
 import { migrate, refuseNewerSchema } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
+import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
 
 export interface SqliteStorageOptions {
   /** The database file, made with its folder when missing; `:memory:` for a database that ends with the process. */
@@ -37,8 +38,9 @@ const SYNCHRONOUS_NAMES = ['off', 'normal', 'full', 'extra'] as const;
 /**
  * One SQLite connection in WAL mode and the repositories over it, a table per kind of
  * record. Several storages, in this process or others, may share one file; the database
- * keeps keys unique across all of them. node:sqlite is synchronous, and so is this class,
- * but for the calls the ports make promises.
+ * keeps keys unique across all of them. node:sqlite is synchronous: reads run on the
+ * calling thread, writes on a second connection in a thread of their own (`ThreadWriter`),
+ * so a commit, and the checkpoint some commits do, never holds the event loop.
  */
 export class SqliteStorage {
   /** The absolute path of the file, or `:memory:`. */
@@ -48,14 +50,16 @@ export class SqliteStorage {
   /** The rate limiter's counts, shared by every process serving the file. */
   readonly hitCounter: SqliteHitCounter;
   readonly #db: DatabaseSync;
+  readonly #writer: SqliteWriter;
   readonly #readiness: StatementSync;
 
-  private constructor(db: DatabaseSync, path: string) {
+  private constructor(db: DatabaseSync, path: string, writer: SqliteWriter) {
     this.#db = db;
+    this.#writer = writer;
     this.path = path;
     this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
     this.repositories = repositoriesOf((kind) => this.repositoryFor(kind));
-    this.hitCounter = new SqliteHitCounter(db);
+    this.hitCounter = new SqliteHitCounter(db, writer);
   }
 
   /**
@@ -78,6 +82,7 @@ export class SqliteStorage {
 
   static #connect(path: string, options: SqliteStorageOptions, busyTimeoutMs: number): SqliteStorage {
     let db: DatabaseSync | undefined;
+    let writer: SqliteWriter | undefined;
     try {
       if (path !== ':memory:') makeFolder(dirname(path));
       db = new DatabaseSync(path, { timeout: busyTimeoutMs });
@@ -88,8 +93,14 @@ export class SqliteStorage {
       // WAL lets readers go on while one connection writes.
       db.exec('PRAGMA journal_mode = WAL');
       migrate(db, path);
-      return new SqliteStorage(db, path);
+      // Another connection to `:memory:` would be another database.
+      writer =
+        path === ':memory:'
+          ? sameConnectionWriter(db)
+          : new ThreadWriter({ path, synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL', busyTimeoutMs });
+      return new SqliteStorage(db, path, writer);
     } catch (error) {
+      writer?.close();
       if (db?.isOpen === true) db.close();
       throw error;
     }
@@ -97,14 +108,14 @@ export class SqliteStorage {
 
   /** A repository for any kind whose table the schema has; make it once per kind and keep it. */
   repositoryFor<F extends string>(kind: RecordKind<F>): SqliteRecordRepository<F> {
-    return new SqliteRecordRepository(this.#db, kind);
+    return new SqliteRecordRepository(this.#db, kind, this.#writer);
   }
 
-  /** Resolves whether the database can be read. */
+  /** Resolves whether the database can be read, and the write thread takes writes. */
   async isReady(): Promise<boolean> {
     try {
       this.#readiness.get();
-      return true;
+      return this.#writer.isWorking();
     } catch {
       // Readiness asks only "can it be read"; any failure, closed or broken, means no.
       return false;
@@ -130,6 +141,7 @@ export class SqliteStorage {
 
   /** Closes the connection; the repositories fail after this. Closing twice is harmless. */
   close(): void {
+    this.#writer.close();
     if (this.#db.isOpen) this.#db.close();
   }
 }
