@@ -115,8 +115,9 @@ export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, co
 /**
  * Finds at a steady rate while creates run at a steady rate beside them (none when
  * `createsPerSecond` is 0), each request sent when due (`runPaced`). Below saturation, a
- * find's p99 is how long it waited behind a write (node:sqlite writes synchronously,
- * holding the event loop) or behind the machine, not how long it queued behind other
+ * find's p99 is how long it waited behind a write (node:sqlite is synchronous; the
+ * storage's writes run in a thread of their own, so a commit and its checkpoint should not
+ * hold the finds up) or behind the machine, not how long it queued behind other
  * requests. Like the other measures, `plan.rounds` rounds, each taking the loads in turn
  * one further along, and the medians: one round's p99 turns on whether the disk stalled
  * once in it (a sync of the log took 4 ms, once 234 ms, under strace).
