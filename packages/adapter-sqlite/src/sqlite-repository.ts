@@ -13,7 +13,8 @@ import { ChangeWatch } from './change-watch.js';
 import { KeptPages } from './kept-pages.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
-import { sameConnectionWriter, type SqliteWriter, type WriteResult } from './sqlite-writer.js';
+import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
+import { type WriteResult } from './write-statements.js';
 
 // A key's holder can be deleted by another connection between the failed write and the
 // look-up; then the write is tried again. Each retry means another writer took and gave

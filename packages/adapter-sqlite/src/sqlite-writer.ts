@@ -1,14 +1,10 @@
 import { WorkplanError } from '@workplan/core';
-import { type DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { type DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
 import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadFile } from './write-thread.js';
 
-/** A write's result: the rows it changed, and its first row (as an array) when it returns rows. */
-export interface WriteResult {
-  readonly changes: number;
-  readonly row: unknown[] | undefined;
-}
 
 /**
  * Where a storage's writes run. A rejection carries node:sqlite's error (its `errcode`
@@ -31,28 +27,21 @@ export interface SqliteWriter {
  * over a caller's own connection (which may hold a transaction their writes belong to).
  */
 export function sameConnectionWriter(db: DatabaseSync): SqliteWriter {
-  const statements = new Map<string, StatementSync>();
-  const statementOf = (sql: string): StatementSync => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(sql);
-      statement.setReturnArrays(true);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const write = writesOn(db);
   // Async, so a write that throws rejects; it still runs before the call returns.
-  const settle = async (write: () => WriteResult): Promise<WriteResult> => write();
+  const settle = async (method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> => write(method, sql, params);
   return {
-    run: (sql, params) => settle(() => ({ changes: Number(statementOf(sql).run(...params).changes), row: undefined })),
-    get: (sql, params) => settle(() => ({ changes: 0, row: statementOf(sql).get(...params) as unknown[] | undefined })),
+    run: (sql, params) => settle('run', sql, params),
+    get: (sql, params) => settle('get', sql, params),
     close: () => undefined,
     isWorking: () => db.isOpen,
   };
 }
 
-// Tests run this module from its TypeScript source, the app from dist: the thread goes with it.
-const WRITE_THREAD = new URL(`./write-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+// The built thread, even when the tests run this module from its TypeScript source: Node
+// could strip the thread's types, but not find the `.js` modules it imports beside it
+// (`pnpm test` builds first).
+const WRITE_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../dist/write-thread.js' : './write-thread.js', import.meta.url);
 
 /**
  * Writes on a connection of their own in a worker thread, sent there in order and run
@@ -109,7 +98,7 @@ export class ThreadWriter implements SqliteWriter {
     return !this.#closed && this.#gone === undefined;
   }
 
-  #send(method: WriteRequest['method'], sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
+  #send(method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
     if (this.#closed) return Promise.reject(new Error('the storage is closed'));
     if (this.#gone !== undefined) return Promise.reject(WorkplanError.storageUnavailable(this.#gone));
     const id = (this.#nextId += 1);

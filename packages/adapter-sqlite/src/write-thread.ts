@@ -1,9 +1,8 @@
 // The write thread of a storage (see sqlite-writer.ts): a connection of its own that runs
-// the statements posted to it, one after another, and posts back each one's result. It
-// imports only Node's own modules: the tests start it from its TypeScript source, which
-// Node runs by stripping the types.
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+// the statements posted to it, one after another, and posts back each one's result.
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
+import { writesOn, type WriteMethod } from './write-statements.js';
 
 /** The file the thread writes to, and how. */
 export interface WriteThreadFile {
@@ -15,7 +14,7 @@ export interface WriteThreadFile {
 /** A statement to run: `run` answers the count of rows changed, `get` the first row as an array. */
 export interface WriteRequest {
   readonly id: number;
-  readonly method: 'run' | 'get';
+  readonly method: WriteMethod;
   readonly sql: string;
   readonly params: readonly SQLInputValue[];
 }
@@ -36,23 +35,11 @@ const file = workerData as WriteThreadFile;
 const db = new DatabaseSync(file.path, { timeout: file.busyTimeoutMs });
 // Commits sync the WAL as the storage's own connection would (and so do its checkpoints).
 db.exec(`PRAGMA synchronous = ${file.synchronous}`);
-const statements = new Map<string, StatementSync>();
-
-function statementOf(sql: string): StatementSync {
-  let statement = statements.get(sql);
-  if (statement === undefined) {
-    statement = db.prepare(sql);
-    statement.setReturnArrays(true);
-    statements.set(sql, statement);
-  }
-  return statement;
-}
+const write = writesOn(db);
 
 function answer(request: WriteRequest): WriteAnswer {
   try {
-    const statement = statementOf(request.sql);
-    if (request.method === 'get') return { id: request.id, changes: 0, row: statement.get(...request.params) as unknown[] | undefined };
-    return { id: request.id, changes: Number(statement.run(...request.params).changes), row: undefined };
+    return { id: request.id, ...write(request.method, request.sql, request.params) };
   } catch (error) {
     const { message, code, errcode, errstr } = error as Error & Partial<Record<'code' | 'errcode' | 'errstr', unknown>>;
     return { id: request.id, failure: { message, code, errcode, errstr } };
