@@ -12,7 +12,7 @@ const files = useTempFiles();
 function expectRefusal(path: string, kind: SqliteOpenErrorKind, message: string | RegExp, busyTimeoutMs = 50): void {
   let thrown: unknown;
   try {
-    SqliteStorage.open({ path, busyTimeoutMs }).close();
+    void SqliteStorage.open({ path, busyTimeoutMs }).close();
   } catch (error) {
     thrown = error;
   }
@@ -77,9 +77,9 @@ describe('SqliteStorage.open refuses', () => {
     expect(existsSync('/proc/workplan')).toBe(false);
   });
 
-  it('a database another connection holds in an exclusive transaction (WAL: migration cannot start)', () => {
+  it('a database another connection holds in an exclusive transaction (WAL: migration cannot start)', async () => {
     const path = files.databasePath();
-    SqliteStorage.open({ path }).close();
+    await SqliteStorage.open({ path }).close();
     const holder = new DatabaseSync(path);
     files.closeAfter(holder);
     holder.exec('BEGIN EXCLUSIVE');

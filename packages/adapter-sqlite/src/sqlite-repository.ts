@@ -31,7 +31,8 @@ const COLUMNS = 'id, "text", created_at, updated_at';
  *
  * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
  * the record tables on `db` must go through these repositories, which count them; writes
- * by other connections (a write thread's included) are seen by SQLite's `data_version`.
+ * by other connections are seen by SQLite's `data_version`, a write thread's among them
+ * (for which the count is only belt and braces).
  */
 export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;

@@ -42,7 +42,7 @@ async function openTogether(paths: readonly string[], processes: number): Promis
     const paths = ${JSON.stringify(paths)};
     for (const [round, path] of paths.entries()) {
       while (Date.now() < ${start} + round * 200) {}
-      try { SqliteStorage.open({ path }).close(); console.log('opened'); }
+      try { await SqliteStorage.open({ path }).close(); console.log('opened'); }
       catch (error) { console.log(error.message); }
     }`;
   const children = Array.from({ length: processes }, () => spawn(process.execPath, ['--input-type=module', '-e', script]));
@@ -73,7 +73,7 @@ describe('SqliteStorage', () => {
     const schedule = await insertSchedule(first, '12x36');
     const center = buildRecord(costCenter, { text: 'Financeiro', createdAt: new Date('2020-02-29T23:59:59.999Z') });
     await first.repositories.costCenters.insert(center, 'financeiro');
-    first.close();
+    await first.close();
     const again = files.open({ path });
     await expect(again.repositories.workSchedules.findById(schedule.id)).resolves.toEqual(schedule);
     await expect(again.repositories.costCenters.list({ skip: 0, limit: 10 })).resolves.toEqual([center]);
@@ -143,9 +143,9 @@ describe('SqliteStorage', () => {
   it('is ready while open and not after close, and closes twice without harm', async () => {
     const storage = files.open({ path: files.databasePath() });
     await expect(storage.isReady()).resolves.toBe(true);
-    storage.close();
+    await storage.close();
     await expect(storage.isReady()).resolves.toBe(false);
-    expect(() => { storage.close(); }).not.toThrow();
+    await expect(storage.close()).resolves.toBeUndefined();
   });
 
   it('keeps nothing on disk for :memory:', async () => {

@@ -27,10 +27,11 @@ export interface SqliteSettings {
   readonly busyTimeoutMs: number;
 }
 
-// node:sqlite is synchronous, so a statement waiting on a lock blocks the whole event
-// loop. Writes here are one short statement each, so a lock held for long means another
-// process is stuck or migrating; two seconds matches the MongoDB adapter's promise of a
-// 503 in about two seconds rather than a frozen service.
+// node:sqlite is synchronous, so a statement waiting on a lock blocks its thread: the
+// write thread for writes, the event loop for reads and for opening. Writes here are one
+// short statement each, so a lock held for long means another process is stuck or
+// migrating; two seconds matches the MongoDB adapter's promise of a 503 in about two
+// seconds rather than a frozen service.
 export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
 
 const SYNCHRONOUS_NAMES = ['off', 'normal', 'full', 'extra'] as const;
@@ -100,7 +101,7 @@ export class SqliteStorage {
           : new ThreadWriter({ path, synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL', busyTimeoutMs });
       return new SqliteStorage(db, path, writer);
     } catch (error) {
-      writer?.close();
+      void writer?.close();
       if (db?.isOpen === true) db.close();
       throw error;
     }
@@ -117,7 +118,7 @@ export class SqliteStorage {
       this.#readiness.get();
       return this.#writer.isWorking();
     } catch {
-      // Readiness asks only "can it be read"; any failure, closed or broken, means no.
+      // Any failure to read, closed or broken, means no.
       return false;
     }
   }
@@ -139,9 +140,13 @@ export class SqliteStorage {
     return copyDatabase(this.#db, targetPath);
   }
 
-  /** Closes the connection; the repositories fail after this. Closing twice is harmless. */
-  close(): void {
-    this.#writer.close();
+  /**
+   * Refuses new writes, lets those already sent finish (a clash among them still reads its
+   * holder), then closes the connection; the repositories fail after this. Closing twice
+   * is harmless.
+   */
+  async close(): Promise<void> {
+    await this.#writer.close();
     if (this.#db.isOpen) this.#db.close();
   }
 }

@@ -73,12 +73,25 @@ describe('ThreadWriter', () => {
     expect(isUniqueViolation(unique)).toBe(true);
   });
 
-  it('answers the writes sent before close, and refuses those after', async () => {
+  it('answers the writes sent before close, and refuses those after; closing resolves once the thread has ended', async () => {
     const { writer } = threadOnNewFile();
     const before = writer.run('INSERT INTO things (name, size) VALUES (?, ?)', ['last', 1]);
-    writer.close();
+    let answered = false;
+    void before.then(() => (answered = true));
+    await writer.close();
+    expect(answered).toBe(true);
     await expect(before).resolves.toMatchObject({ changes: 1 });
     await expect(writer.run('INSERT INTO things (name, size) VALUES (?, ?)', ['late', 1])).rejects.toThrow('the storage is closed');
+    expect(writer.isWorking()).toBe(false);
+  });
+
+  it('makes an outage of a thread that cannot start, such as one that cannot open its connection', async () => {
+    const failing = join(files.folder(), 'failing-thread.mjs');
+    writeFileSync(failing, "throw new Error('unable to open database file');\n");
+    const { writer } = threadOnNewFile(pathToFileURL(failing));
+    await expect(writer.run('INSERT INTO things (name, size) VALUES (?, ?)', ['lost', 1])).rejects.toSatisfy(
+      (error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable',
+    );
     expect(writer.isWorking()).toBe(false);
   });
 
@@ -101,17 +114,18 @@ describe('a storage on a file', () => {
     files.closeAfter(holder);
     holder.exec('BEGIN IMMEDIATE');
     const record = buildRecord(workSchedule, { text: '12x36' });
-    const write = storage.repositories.workSchedules.insert(record, uniquenessKey('12x36'));
-    const reads = (async () => {
+    const writeBesideReads = async (): Promise<void> => {
+      const write = storage.repositories.workSchedules.insert(record, uniquenessKey('12x36'));
       for (let n = 0; n < 10; n += 1) {
         await expect(storage.repositories.workSchedules.list({ skip: 0, limit: 10 })).resolves.toEqual([]);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       holder.exec('COMMIT');
       await write;
-    })();
-    // On the event loop the insert would hold it until the lock came free, some 200 ms.
-    expect(await longestStall(reads)).toBeLessThan(100);
+    };
+    // Written on the event loop, the insert would hold it for the whole busy timeout (2 s),
+    // the lock being let go only by code that then cannot run.
+    expect(await longestStall(writeBesideReads())).toBeLessThan(100);
     await expect(storage.repositories.workSchedules.findById(record.id)).resolves.toMatchObject({ value: '12x36' });
   });
 

@@ -3,7 +3,7 @@ import { type DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
-import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadFile } from './write-thread.js';
+import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadOptions } from './write-thread.js';
 
 
 /**
@@ -15,8 +15,8 @@ export interface SqliteWriter {
   run(sql: string, params: readonly SQLInputValue[]): Promise<WriteResult>;
   /** Runs a statement and answers its first row. */
   get(sql: string, params: readonly SQLInputValue[]): Promise<WriteResult>;
-  /** Ends the writer after the writes already sent; those still get their answers. */
-  close(): void;
+  /** Ends the writer after the writes already sent, which still get their answers; resolves once they have. */
+  close(): Promise<void>;
   /** Whether it can take writes. */
   isWorking(): boolean;
 }
@@ -33,7 +33,7 @@ export function sameConnectionWriter(db: DatabaseSync): SqliteWriter {
   return {
     run: (sql, params) => settle('run', sql, params),
     get: (sql, params) => settle('get', sql, params),
-    close: () => undefined,
+    close: async () => undefined,
     isWorking: () => db.isOpen,
   };
 }
@@ -51,9 +51,12 @@ const WRITE_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../dist/write-th
  * commit, and every commit that takes the WAL past 1000 pages also checkpoints it, with
  * an fsync of both files: a few times a second under a create load, for several ms each,
  * and every read waiting meanwhile waited with it. With the writes in this thread, finds on
- * the event loop run beside them: in WAL mode readers wait for no writer. Measured in one
- * process (10 s of 2000 finds and 1000 creates a second): finds' p99 7.7 ms with the
- * creates on the loop, 1.3 ms with them here, 1.2 ms with no creates at all.
+ * the event loop run beside them: in WAL mode readers wait for no writer (figures in the
+ * README's "On SQLite").
+ *
+ * One limit: a thread that dies between a commit and its answer (it runs only these
+ * statements, so a crash of node:sqlite itself or memory running out) leaves that write
+ * in the file though its caller was told `storageUnavailable`.
  */
 export class ThreadWriter implements SqliteWriter {
   readonly #worker: Worker;
@@ -63,9 +66,16 @@ export class ThreadWriter implements SqliteWriter {
   /** Why the thread can take no more writes, once it cannot. */
   #gone: unknown;
 
-  constructor(file: WriteThreadFile, script: URL = WRITE_THREAD) {
+  readonly #ended: Promise<void>;
+
+  constructor(options: WriteThreadOptions, script: URL = WRITE_THREAD) {
     // No flags of the program's (`--input-type` would stop the thread): it needs none.
-    this.#worker = new Worker(script, { workerData: file, execArgv: [] });
+    this.#worker = new Worker(script, { workerData: options, execArgv: [] });
+    this.#ended = new Promise((resolve) => {
+      this.#worker.once('exit', () => {
+        resolve();
+      });
+    });
     this.#worker.on('message', (answer: WriteAnswer) => {
       this.#settle(answer);
     });
@@ -88,10 +98,14 @@ export class ThreadWriter implements SqliteWriter {
     return this.#send('get', sql, params);
   }
 
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#worker.postMessage('close');
+  async close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      // Whoever awaits the close is kept until the thread has ended, which it does at once.
+      this.#worker.ref();
+      this.#worker.postMessage('close');
+    }
+    await this.#ended;
   }
 
   isWorking(): boolean {
@@ -106,14 +120,20 @@ export class ThreadWriter implements SqliteWriter {
     return new Promise((resolve, reject) => {
       if (this.#waiting.size === 0) this.#worker.ref();
       this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage(request);
+      try {
+        this.#worker.postMessage(request);
+      } catch (error) {
+        // A value that cannot be sent: nothing was written, and nothing waits for an answer.
+        this.#settle({ id, failure: { message: String(error), code: undefined, errcode: undefined, errstr: undefined } });
+      }
     });
   }
 
   #settle(answer: WriteAnswer): void {
     const waiting = this.#waiting.get(answer.id);
     this.#waiting.delete(answer.id);
-    if (this.#waiting.size === 0) this.#worker.unref();
+    // A closing thread stays referenced: close() is awaited until it has ended.
+    if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
     if (waiting === undefined) return;
     if ('failure' in answer) waiting.reject(errorOf(answer.failure));
     else waiting.resolve({ changes: answer.changes, row: answer.row });

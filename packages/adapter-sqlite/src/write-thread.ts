@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { writesOn, type WriteMethod } from './write-statements.js';
 
 /** The file the thread writes to, and how. */
-export interface WriteThreadFile {
+export interface WriteThreadOptions {
   readonly path: string;
   readonly synchronous: 'NORMAL' | 'FULL';
   readonly busyTimeoutMs: number;
@@ -31,10 +31,10 @@ export type WriteAnswer =
   | { readonly id: number; readonly changes: number; readonly row: unknown[] | undefined }
   | { readonly id: number; readonly failure: WriteFailure };
 
-const file = workerData as WriteThreadFile;
-const db = new DatabaseSync(file.path, { timeout: file.busyTimeoutMs });
+const options = workerData as WriteThreadOptions;
+const db = new DatabaseSync(options.path, { timeout: options.busyTimeoutMs });
 // Commits sync the WAL as the storage's own connection would (and so do its checkpoints).
-db.exec(`PRAGMA synchronous = ${file.synchronous}`);
+db.exec(`PRAGMA synchronous = ${options.synchronous}`);
 const write = writesOn(db);
 
 function answer(request: WriteRequest): WriteAnswer {

@@ -20,10 +20,7 @@ export function sqliteStorageModule(config: Config): ContainerModule {
     bind(ids.storage).toConstantValue({
       open: () => undefined,
       isReady: () => storage.isReady(),
-      close: () => {
-        storage.close();
-        return Promise.resolve();
-      },
+      close: () => storage.close(),
     });
   });
 }

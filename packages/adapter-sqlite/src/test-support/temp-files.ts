@@ -4,6 +4,11 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { SqliteStorage, type SqliteStorageOptions } from '../sqlite-storage.js';
 
+/** Something closed after a test: a storage, a raw connection, a writer. */
+interface Closable {
+  close(): unknown;
+}
+
 /** Fresh folders and storages for each test of a file, closed and removed after it. */
 export interface TempFiles {
   /** A new empty folder under the system's temp folder. */
@@ -13,16 +18,16 @@ export interface TempFiles {
   /** Opens a storage that is closed after the test. */
   open(options: SqliteStorageOptions): SqliteStorage;
   /** Registers something else to close after the test, such as a raw connection. */
-  closeAfter(closable: { close(): void }): void;
+  closeAfter(closable: Closable): void;
 }
 
 /** Call at the top of a test file. */
 export function useTempFiles(): TempFiles {
   const folders: string[] = [];
-  const closables: { close(): void }[] = [];
+  const closables: Closable[] = [];
 
-  afterEach(() => {
-    for (const closable of closables.splice(0).reverse()) closable.close();
+  afterEach(async () => {
+    for (const closable of closables.splice(0).reverse()) await closable.close();
     for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   });
 
