@@ -5,7 +5,6 @@ import { writesOn, type WriteMethod, type WriteResult } from './write-statements
 // `import type`: the thread's module opens its connection when it loads.
 import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadOptions } from './write-thread.js';
 
-
 /**
  * Where a storage's writes run. A rejection carries node:sqlite's error (its `errcode`
  * read by sqlite-errors.ts), or a WorkplanError when the writer itself is gone.
@@ -61,29 +60,27 @@ const WRITE_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../dist/write-th
 export class ThreadWriter implements SqliteWriter {
   readonly #worker: Worker;
   readonly #waiting = new Map<number, { resolve: (result: WriteResult) => void; reject: (error: unknown) => void }>();
+  /** Settles once the thread has ended, closed or not. */
+  readonly #ended: Promise<void>;
   #nextId = 0;
   #closed = false;
   /** Why the thread can take no more writes, once it cannot. */
   #gone: unknown;
 
-  readonly #ended: Promise<void>;
-
   constructor(options: WriteThreadOptions, script: URL = WRITE_THREAD) {
     // No flags of the program's (`--input-type` would stop the thread): it needs none.
     this.#worker = new Worker(script, { workerData: options, execArgv: [] });
-    this.#ended = new Promise((resolve) => {
-      this.#worker.once('exit', () => {
-        resolve();
-      });
-    });
     this.#worker.on('message', (answer: WriteAnswer) => {
       this.#settle(answer);
     });
     this.#worker.on('error', (error) => {
       this.#fail(error);
     });
-    this.#worker.on('exit', () => {
-      this.#fail(new Error('the write thread ended'));
+    this.#ended = new Promise((resolve) => {
+      this.#worker.once('exit', () => {
+        this.#fail(new Error('the write thread ended'));
+        resolve();
+      });
     });
     // Only a write waiting for its answer keeps the process alive (see #send). After the
     // listeners: adding one for 'message' refs the thread again.

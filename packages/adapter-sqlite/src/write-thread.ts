@@ -2,7 +2,7 @@
 // the statements posted to it, one after another, and posts back each one's result.
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import { writesOn, type WriteMethod } from './write-statements.js';
+import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 
 /** The file the thread writes to, and how. */
 export interface WriteThreadOptions {
@@ -27,9 +27,8 @@ export interface WriteFailure {
   readonly errstr: unknown;
 }
 
-export type WriteAnswer =
-  | { readonly id: number; readonly changes: number; readonly row: unknown[] | undefined }
-  | { readonly id: number; readonly failure: WriteFailure };
+/** The answer to the request with the same `id`. */
+export type WriteAnswer = { readonly id: number } & (WriteResult | { readonly failure: WriteFailure });
 
 const options = workerData as WriteThreadOptions;
 const db = new DatabaseSync(options.path, { timeout: options.busyTimeoutMs });
