@@ -1,40 +1,57 @@
 import { type DatabaseSync, type StatementSync } from 'node:sqlite';
+import { type WalIndex } from './wal-index.js';
 
 /** Where a connection's data stood when a stamp was taken. */
 export interface Stamp {
-  /** `PRAGMA data_version`: moves when another connection, in any process, commits. */
-  readonly dataVersion: unknown;
+  /** Moves when a commit is seen: the WAL index's stamp, or `PRAGMA data_version`. */
+  readonly commits: unknown;
   /** How many record writes this connection had made. */
   readonly ownWrites: number;
 }
 
 /**
- * Tells whether a connection's records may have changed since a stamp: SQLite's
+ * Tells whether a connection's records may have changed since a stamp. Over a WAL index
+ * (`SqliteStorage` gives one to a file), every commit moves the stamp, this connection's
+ * own among them, for one read of the index and no statement. Otherwise SQLite's
  * `data_version` moves with every commit of another connection, but not with the
  * connection's own, which the repositories count here. Repositories on one connection
  * share its watch, so a write through any of them is seen by all.
  */
 export class ChangeWatch {
   readonly #db: DatabaseSync;
-  readonly #dataVersion: StatementSync;
+  readonly #walIndex: WalIndex | undefined;
+  readonly #dataVersion: StatementSync | undefined;
   #ownWrites = 0;
 
-  private constructor(db: DatabaseSync) {
+  private constructor(db: DatabaseSync, walIndex: WalIndex | undefined) {
     this.#db = db;
-    this.#dataVersion = db.prepare('PRAGMA data_version');
-    this.#dataVersion.setReturnArrays(true);
+    this.#walIndex = walIndex;
+    if (walIndex === undefined) {
+      this.#dataVersion = db.prepare('PRAGMA data_version');
+      this.#dataVersion.setReturnArrays(true);
+    }
+  }
+
+  /** A watch over `walIndex`, the index of `db`'s file: make one per connection and share it. */
+  static overWalIndex(db: DatabaseSync, walIndex: WalIndex): ChangeWatch {
+    return new ChangeWatch(db, walIndex);
   }
 
   static readonly #ofConnection = new WeakMap<DatabaseSync, ChangeWatch>();
 
-  /** The watch of `db`, the same for every caller. */
+  /** The `data_version` watch of `db`, the same for every caller. */
   static of(db: DatabaseSync): ChangeWatch {
     let watch = ChangeWatch.#ofConnection.get(db);
     if (watch === undefined) {
-      watch = new ChangeWatch(db);
+      watch = new ChangeWatch(db, undefined);
       ChangeWatch.#ofConnection.set(db, watch);
     }
     return watch;
+  }
+
+  /** Whether a stamp costs no statement, so a find is worth keeping (`KeptFinds`). */
+  get readsWalIndex(): boolean {
+    return this.#walIndex !== undefined;
   }
 
   /** Counts a write this connection made to a record table (or tried to: a failed one costs only a re-read). */
@@ -43,17 +60,17 @@ export class ChangeWatch {
   }
 
   /**
-   * Where the data stands now; reads the database (one statement). Undefined inside an
-   * explicit transaction: a rollback would undo writes and move neither count.
+   * Where the data stands now. Undefined inside an explicit transaction (a rollback would
+   * undo writes and move neither count), and while a commit is writing the WAL index.
    */
   stamp(): Stamp | undefined {
     if (this.#db.isTransaction) return undefined;
-    const row = this.#dataVersion.get() as unknown[] | undefined;
-    return { dataVersion: row?.[0], ownWrites: this.#ownWrites };
+    const commits = this.#walIndex === undefined ? (this.#dataVersion?.get() as unknown[] | undefined)?.[0] : this.#walIndex.stamp();
+    return commits === undefined ? undefined : { commits, ownWrites: this.#ownWrites };
   }
 }
 
 /** Whether two stamps say the data is unchanged between them. */
 export function isSameStamp(a: Stamp, b: Stamp): boolean {
-  return a.dataVersion === b.dataVersion && a.ownWrites === b.ownWrites;
+  return a.commits === b.commits && a.ownWrites === b.ownWrites;
 }

@@ -9,6 +9,8 @@ import { migrate, refuseNewerSchema } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
+import { ChangeWatch } from './change-watch.js';
+import { WalIndex } from './wal-index.js';
 
 export interface SqliteStorageOptions {
   /** The database file, made with its folder when missing; `:memory:` for a database that ends with the process. */
@@ -52,11 +54,15 @@ export class SqliteStorage {
   readonly hitCounter: SqliteHitCounter;
   readonly #db: DatabaseSync;
   readonly #writer: SqliteWriter;
+  readonly #walIndex: WalIndex | undefined;
+  readonly #watch: ChangeWatch;
   readonly #readiness: StatementSync;
 
-  private constructor(db: DatabaseSync, path: string, writer: SqliteWriter) {
+  private constructor(db: DatabaseSync, path: string, writer: SqliteWriter, walIndex: WalIndex | undefined) {
     this.#db = db;
     this.#writer = writer;
+    this.#walIndex = walIndex;
+    this.#watch = walIndex === undefined ? ChangeWatch.of(db) : ChangeWatch.overWalIndex(db, walIndex);
     this.path = path;
     this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
     this.repositories = repositoriesOf((kind) => this.repositoryFor(kind));
@@ -84,6 +90,7 @@ export class SqliteStorage {
   static #connect(path: string, options: SqliteStorageOptions, busyTimeoutMs: number): SqliteStorage {
     let db: DatabaseSync | undefined;
     let writer: SqliteWriter | undefined;
+    let walIndex: WalIndex | undefined;
     try {
       if (path !== ':memory:') makeFolder(dirname(path));
       db = new DatabaseSync(path, { timeout: busyTimeoutMs });
@@ -99,17 +106,20 @@ export class SqliteStorage {
         path === ':memory:'
           ? sameConnectionWriter(db)
           : new ThreadWriter({ path, synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL', busyTimeoutMs });
-      return new SqliteStorage(db, path, writer);
+      // Opened last and closed last: see WalIndex on closing a file SQLite holds locks on.
+      walIndex = path === ':memory:' ? undefined : WalIndex.open(path);
+      return new SqliteStorage(db, path, writer, walIndex);
     } catch (error) {
-      void writer?.close();
       if (db?.isOpen === true) db.close();
+      const opened = walIndex;
+      void writer?.close().finally(() => opened?.close());
       throw error;
     }
   }
 
   /** A repository for any kind whose table the schema has; make it once per kind and keep it. */
   repositoryFor<F extends string>(kind: RecordKind<F>): SqliteRecordRepository<F> {
-    return new SqliteRecordRepository(this.#db, kind, this.#writer);
+    return new SqliteRecordRepository(this.#db, kind, this.#writer, this.#watch);
   }
 
   /** Resolves whether the database can be read, and the write thread takes writes. */
@@ -148,5 +158,7 @@ export class SqliteStorage {
   async close(): Promise<void> {
     await this.#writer.close();
     if (this.#db.isOpen) this.#db.close();
+    // Last: closing it drops this process's locks on the file (WalIndex).
+    this.#walIndex?.close();
   }
 }
