@@ -1,15 +1,13 @@
 import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
-import { endianness } from 'node:os';
 
 // The WAL-index header (https://sqlite.org/walformat.html, "The WAL-Index Header"): 48
 // bytes at the start of the `-shm` file, written twice in a row. A writer rewrites both
 // copies at each commit, the second copy first; a reader that finds them unequal caught
 // a commit mid-write. Each commit changes it: it moves `mxFrame` (and `iChange`), or the
-// salts when the log starts over. Its fields are in the machine's byte order.
-const HEADER_BYTES = 48;
-const KNOWN_VERSION = 3_007_000; // iVersion, the same since SQLite 3.7.0
-const IS_INIT_OFFSET = 12;
-const LITTLE_ENDIAN = endianness() === 'LE';
+// salts when the log starts over.
+const HEADER_WORDS = 12; // 48 bytes
+const KNOWN_VERSION = 3_007_000; // iVersion, the first word; the same since SQLite 3.7.0
+const IS_INIT_BYTE = 12;
 
 /** One open descriptor per `-shm` file in this process (by its real path), and how many indexes read through it. */
 const opened = new Map<string, { readonly fd: number; users: number }>();
@@ -28,8 +26,11 @@ const opened = new Map<string, { readonly fd: number; users: number }>();
 export class WalIndex {
   readonly #shmPath: string;
   readonly #fd: number;
-  readonly #read = Buffer.alloc(2 * HEADER_BYTES);
-  readonly #last = Buffer.alloc(HEADER_BYTES);
+  // Both copies, read as words in the machine's byte order, as SQLite wrote them; compared
+  // in JavaScript, as a call into Buffer's native compare cost more than the words do.
+  readonly #words = new Uint32Array(2 * HEADER_WORDS);
+  readonly #bytes = new Uint8Array(this.#words.buffer);
+  readonly #last = new Uint32Array(HEADER_WORDS);
   #stamp = 0;
   #open = true;
 
@@ -59,14 +60,17 @@ export class WalIndex {
   stamp(): number | undefined {
     // After close the descriptor may be another file's.
     if (!this.#open) return undefined;
-    const read = this.#read;
-    if (readSync(this.#fd, read, 0, read.length, 0) < read.length) return undefined;
-    const version = LITTLE_ENDIAN ? read.readUInt32LE(0) : read.readUInt32BE(0);
-    if (version !== KNOWN_VERSION || read[IS_INIT_OFFSET] !== 1) return undefined;
-    // Compared in place: a find runs this, and a view of a buffer is an object to collect.
-    if (read.compare(read, HEADER_BYTES, 2 * HEADER_BYTES, 0, HEADER_BYTES) !== 0) return undefined;
-    if (read.compare(this.#last, 0, HEADER_BYTES, 0, HEADER_BYTES) !== 0) {
-      read.copy(this.#last, 0, 0, HEADER_BYTES);
+    const words = this.#words;
+    if (readSync(this.#fd, this.#bytes, 0, this.#bytes.length, 0) < this.#bytes.length) return undefined;
+    if (words[0] !== KNOWN_VERSION || this.#bytes[IS_INIT_BYTE] !== 1) return undefined;
+    let changed = false;
+    for (let i = 0; i < HEADER_WORDS; i += 1) {
+      const word = words[i];
+      if (word !== words[i + HEADER_WORDS]) return undefined;
+      if (word !== this.#last[i]) changed = true;
+    }
+    if (changed) {
+      this.#last.set(words.subarray(0, HEADER_WORDS));
       this.#stamp += 1;
     }
     return this.#stamp;
