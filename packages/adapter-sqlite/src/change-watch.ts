@@ -1,4 +1,4 @@
-import { type DatabaseSync, type StatementSync } from 'node:sqlite';
+import { type DatabaseSync } from 'node:sqlite';
 import { type WalIndex } from './wal-index.js';
 
 /** Where a connection's data stood when a stamp was taken. */
@@ -19,22 +19,21 @@ export interface Stamp {
  */
 export class ChangeWatch {
   readonly #db: DatabaseSync;
-  readonly #walIndex: WalIndex | undefined;
-  readonly #dataVersion: StatementSync | undefined;
+  readonly #commits: () => unknown;
   #ownWrites = 0;
 
-  private constructor(db: DatabaseSync, walIndex: WalIndex | undefined) {
+  /** Whether a stamp costs no statement, so a find is worth keeping (`KeptFinds`). */
+  readonly stampsWithoutStatement: boolean;
+
+  private constructor(db: DatabaseSync, commits: () => unknown, stampsWithoutStatement: boolean) {
     this.#db = db;
-    this.#walIndex = walIndex;
-    if (walIndex === undefined) {
-      this.#dataVersion = db.prepare('PRAGMA data_version');
-      this.#dataVersion.setReturnArrays(true);
-    }
+    this.#commits = commits;
+    this.stampsWithoutStatement = stampsWithoutStatement;
   }
 
   /** A watch over `walIndex`, the index of `db`'s file: make one per connection and share it. */
   static overWalIndex(db: DatabaseSync, walIndex: WalIndex): ChangeWatch {
-    return new ChangeWatch(db, walIndex);
+    return new ChangeWatch(db, () => walIndex.stamp(), true);
   }
 
   static readonly #ofConnection = new WeakMap<DatabaseSync, ChangeWatch>();
@@ -43,15 +42,12 @@ export class ChangeWatch {
   static of(db: DatabaseSync): ChangeWatch {
     let watch = ChangeWatch.#ofConnection.get(db);
     if (watch === undefined) {
-      watch = new ChangeWatch(db, undefined);
+      const dataVersion = db.prepare('PRAGMA data_version');
+      dataVersion.setReturnArrays(true);
+      watch = new ChangeWatch(db, () => (dataVersion.get() as unknown[] | undefined)?.[0], false);
       ChangeWatch.#ofConnection.set(db, watch);
     }
     return watch;
-  }
-
-  /** Whether a stamp costs no statement, so a find is worth keeping (`KeptFinds`). */
-  get readsWalIndex(): boolean {
-    return this.#walIndex !== undefined;
   }
 
   /** Counts a write this connection made to a record table (or tried to: a failed one costs only a re-read). */
@@ -61,11 +57,11 @@ export class ChangeWatch {
 
   /**
    * Where the data stands now. Undefined inside an explicit transaction (a rollback would
-   * undo writes and move neither count), and while a commit is writing the WAL index.
+   * undo writes and move neither count), and when the WAL index gave no stamp.
    */
   stamp(): Stamp | undefined {
     if (this.#db.isTransaction) return undefined;
-    const commits = this.#walIndex === undefined ? (this.#dataVersion?.get() as unknown[] | undefined)?.[0] : this.#walIndex.stamp();
+    const commits = this.#commits();
     return commits === undefined ? undefined : { commits, ownWrites: this.#ownWrites };
   }
 }

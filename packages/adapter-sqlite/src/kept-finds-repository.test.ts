@@ -2,8 +2,10 @@ import { uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { DatabaseSync } from 'node:sqlite';
-import { describe, expect, it } from 'vitest';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync, StatementSync } from 'node:sqlite';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SqliteStorage } from './sqlite-storage.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
@@ -27,9 +29,43 @@ function setTextAround(path: string, id: string, text: string): void {
   }
 }
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 // A storage on a file keeps the records found lately while its WAL index says nothing
 // was committed since; these are the commits that must end that.
 describe('a record found again', () => {
+  it('is served without a query while nothing was committed, and read again after a commit', async () => {
+    const path = files.databasePath();
+    const storage = files.open({ path });
+    const record = await insert(storage, '12x36');
+    const queries = vi.spyOn(StatementSync.prototype, 'get');
+    expect(await textOf(storage, record.id)).toBe('12x36');
+    expect(queries).toHaveBeenCalledTimes(1);
+    expect(await textOf(storage, record.id)).toBe('12x36');
+    expect(await textOf(storage, record.id)).toBe('12x36');
+    expect(queries).toHaveBeenCalledTimes(1);
+    setTextAround(path, record.id, 'changed');
+    expect(await textOf(storage, record.id)).toBe('changed');
+    expect(queries).toHaveBeenCalledTimes(2);
+  });
+
+  it('is read from the file a link points to, where SQLite keeps the WAL index', async () => {
+    const path = files.databasePath();
+    const link = join(files.folder(), 'linked.db');
+    files.open({ path }); // makes the file
+    symlinkSync(path, link);
+    const storage = files.open({ path: link });
+    const record = await insert(storage, '12x36');
+    const queries = vi.spyOn(StatementSync.prototype, 'get');
+    expect(await textOf(storage, record.id)).toBe('12x36');
+    expect(await textOf(storage, record.id)).toBe('12x36');
+    expect(queries).toHaveBeenCalledTimes(1); // the index was found, and kept the record
+    setTextAround(path, record.id, 'changed');
+    expect(await textOf(storage, record.id)).toBe('changed');
+  });
+
   it('shows what another connection committed since, even one around the repositories', async () => {
     const path = files.databasePath();
     const storage = files.open({ path });

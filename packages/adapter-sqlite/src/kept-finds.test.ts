@@ -3,42 +3,54 @@ import { KEPT_FINDS, KeptFinds } from './kept-finds.js';
 
 const at = (commits: number, ownWrites = 0) => ({ commits, ownWrites });
 
+/** A table whose reads are counted. */
+function table(rows: Record<string, string>) {
+  const reads: string[] = [];
+  const read = (id: string) => () => {
+    reads.push(id);
+    return rows[id];
+  };
+  return { reads, read };
+}
+
 describe('KeptFinds', () => {
-  it('serves a row again only at the stamp it was read at', () => {
+  it('serves a row again, unread, only at the stamp it was read at', () => {
     const finds = new KeptFinds<string>();
-    expect(finds.get('a', at(1))).toBeUndefined();
-    finds.set('a', at(1), 'row a');
-    expect(finds.get('a', at(1))).toBe('row a');
-    expect(finds.get('b', at(1))).toBeUndefined();
-    expect(finds.get('a', at(2))).toBeUndefined(); // a commit came
-    expect(finds.get('a', at(1))).toBeUndefined(); // and dropped every row
+    const { reads, read } = table({ a: 'row a', b: 'row b' });
+    expect(finds.rowOf('a', at(1), read('a'))).toBe('row a');
+    expect(finds.rowOf('a', at(1), read('a'))).toBe('row a');
+    expect(finds.rowOf('b', at(1), read('b'))).toBe('row b');
+    expect(reads).toEqual(['a', 'b']);
+    expect(finds.rowOf('a', at(2), read('a'))).toBe('row a'); // a commit came: read again
+    expect(reads).toEqual(['a', 'b', 'a']);
+    expect(finds.size).toBe(1); // and the rows read before it were dropped
   });
 
-  it('drops every row when this connection wrote', () => {
+  it('reads again once this connection wrote', () => {
     const finds = new KeptFinds<string>();
-    finds.get('a', at(1));
-    finds.set('a', at(1), 'row a');
-    expect(finds.get('a', at(1, 1))).toBeUndefined();
-    expect(finds.size).toBe(0);
+    const { reads, read } = table({ a: 'row a' });
+    finds.rowOf('a', at(1), read('a'));
+    finds.rowOf('a', at(1, 1), read('a'));
+    expect(reads).toEqual(['a', 'a']);
   });
 
-  it('keeps nothing without a stamp, or read at a stamp other than the current one', () => {
+  it('keeps nothing without a stamp, nor a row that is not there', () => {
     const finds = new KeptFinds<string>();
-    finds.set('a', undefined, 'row a');
-    expect(finds.get('a', undefined)).toBeUndefined();
-    finds.get('a', at(2));
-    finds.set('a', at(1), 'row a, read before a commit');
-    expect(finds.get('a', at(2))).toBeUndefined();
+    const { reads, read } = table({ a: 'row a' });
+    finds.rowOf('a', undefined, read('a'));
+    finds.rowOf('a', undefined, read('a'));
+    expect(finds.rowOf('gone', at(1), read('gone'))).toBeUndefined();
+    expect(finds.rowOf('gone', at(1), read('gone'))).toBeUndefined();
+    expect(reads).toEqual(['a', 'a', 'gone', 'gone']);
     expect(finds.size).toBe(0);
   });
 
   it(`holds at most ${KEPT_FINDS} rows, starting over when full`, () => {
     const finds = new KeptFinds<number>();
-    finds.get('0', at(1));
-    for (let i = 0; i < KEPT_FINDS; i += 1) finds.set(String(i), at(1), i);
+    for (let i = 0; i < KEPT_FINDS; i += 1) finds.rowOf(String(i), at(1), () => i);
     expect(finds.size).toBe(KEPT_FINDS);
-    finds.set('one more', at(1), -1);
+    finds.rowOf('one more', at(1), () => -1);
     expect(finds.size).toBe(1);
-    expect(finds.get('one more', at(1))).toBe(-1);
+    expect(finds.rowOf('one more', at(1), () => -2)).toBe(-1);
   });
 });

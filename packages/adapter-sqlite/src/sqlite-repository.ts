@@ -58,7 +58,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db), watch: ChangeWatch = ChangeWatch.of(db)) {
     this.kind = kind;
     this.#watch = watch;
-    this.#keptFinds = watch.readsWalIndex ? new KeptFinds() : undefined;
+    this.#keptFinds = watch.stampsWithoutStatement ? new KeptFinds() : undefined;
     this.#writer = writer;
     const table = tableNameOf(kind);
     this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`;
@@ -99,13 +99,9 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   // read off before it starts.
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
     options?.signal?.throwIfAborted();
+    const query = (): unknown => guardSqliteCall(() => this.#findById.get(id));
     const kept = this.#keptFinds;
-    const stamp = kept === undefined ? undefined : guardSqliteCall(() => this.#watch.stamp());
-    let row = kept?.get(id, stamp);
-    if (row === undefined) {
-      row = guardSqliteCall(() => this.#findById.get(id));
-      if (row !== undefined) kept?.set(id, stamp, row);
-    }
+    const row = kept === undefined ? query() : kept.rowOf(id, guardSqliteCall(() => this.#watch.stamp()), query);
     return row === undefined ? undefined : this.#toRecord(row);
   }
 

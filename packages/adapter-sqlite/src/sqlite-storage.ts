@@ -3,13 +3,13 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { copyDatabase } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
+import { ChangeWatch } from './change-watch.js';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure } from './open-errors.js';
 import { migrate, refuseNewerSchema } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
-import { ChangeWatch } from './change-watch.js';
 import { WalIndex } from './wal-index.js';
 
 export interface SqliteStorageOptions {
@@ -99,7 +99,7 @@ export class SqliteStorage {
       // rollback mode, and a refused file must stay byte for byte as it was.
       refuseNewerSchema(db, path);
       // WAL lets readers go on while one connection writes.
-      db.exec('PRAGMA journal_mode = WAL');
+      const journalMode = Object.values(db.prepare('PRAGMA journal_mode = WAL').get() ?? {})[0];
       migrate(db, path);
       // Another connection to `:memory:` would be another database.
       writer =
@@ -107,7 +107,7 @@ export class SqliteStorage {
           ? sameConnectionWriter(db)
           : new ThreadWriter({ path, synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL', busyTimeoutMs });
       // Opened last and closed last: see WalIndex on closing a file SQLite holds locks on.
-      walIndex = path === ':memory:' ? undefined : WalIndex.open(path);
+      walIndex = path === ':memory:' || journalMode !== 'wal' ? undefined : openWalIndex(path);
       return new SqliteStorage(db, path, writer, walIndex);
     } catch (error) {
       if (db?.isOpen === true) db.close();
@@ -160,5 +160,17 @@ export class SqliteStorage {
     if (this.#db.isOpen) this.#db.close();
     // Last: closing it drops this process's locks on the file (WalIndex).
     this.#walIndex?.close();
+  }
+}
+
+/**
+ * The WAL index of the file, or none when it cannot be opened: reads then check for
+ * commits with a statement (`PRAGMA data_version`), slower but as fresh.
+ */
+function openWalIndex(path: string): WalIndex | undefined {
+  try {
+    return WalIndex.open(path);
+  } catch {
+    return undefined;
   }
 }

@@ -1,16 +1,25 @@
-import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 
 // The WAL-index header (https://sqlite.org/walformat.html, "The WAL-Index Header"): 48
 // bytes at the start of the `-shm` file, written twice in a row. A writer rewrites both
 // copies at each commit, the second copy first; a reader that finds them unequal caught
 // a commit mid-write. Each commit changes it: it moves `mxFrame` (and `iChange`), or the
-// salts when the log starts over.
+// salts when the log starts over. Read here in one call, copy 0 before copy 1: a read
+// that overlaps a commit sees the copies unequal, or both old (then the commit has not
+// ended), or both new; either way the stamp moves no later than the commit ends.
 const HEADER_WORDS = 12; // 48 bytes
 const KNOWN_VERSION = 3_007_000; // iVersion, the first word; the same since SQLite 3.7.0
 const IS_INIT_BYTE = 12;
 
-/** One open descriptor per `-shm` file in this process (by its real path), and how many indexes read through it. */
-const opened = new Map<string, { readonly fd: number; users: number }>();
+/** An open descriptor of a `-shm` file, and how many indexes read through it. */
+interface OpenFile {
+  readonly path: string;
+  readonly fd: number;
+  users: number;
+}
+
+/** The descriptor of each `-shm` file this process reads, by its real path. */
+const opened = new Map<string, OpenFile>();
 
 /**
  * Tells, with one read of 96 bytes and no statement, whether anything was committed to a
@@ -24,8 +33,7 @@ const opened = new Map<string, { readonly fd: number; users: number }>();
  * process to the database are closed (`SqliteStorage.close` does so).
  */
 export class WalIndex {
-  readonly #shmPath: string;
-  readonly #fd: number;
+  readonly #file: OpenFile;
   // Both copies, read as words in the machine's byte order, as SQLite wrote them; compared
   // in JavaScript, as a call into Buffer's native compare cost more than the words do.
   readonly #words = new Uint32Array(2 * HEADER_WORDS);
@@ -34,34 +42,38 @@ export class WalIndex {
   #stamp = 0;
   #open = true;
 
-  private constructor(shmPath: string, fd: number) {
-    this.#shmPath = shmPath;
-    this.#fd = fd;
+  private constructor(file: OpenFile) {
+    this.#file = file;
   }
 
-  /** The index of the database at `databasePath`, which a connection has opened in WAL mode. */
+  /**
+   * The index of the database at `databasePath`, which a connection of this process has
+   * open in WAL mode (so the `-shm` file exists, and stays while that connection is open).
+   */
   static open(databasePath: string): WalIndex {
-    // The real path, so a file reached by two paths still has one descriptor here.
-    const shmPath = realpathSync.native(`${databasePath}-shm`);
-    let file = opened.get(shmPath);
-    if (file === undefined) {
-      file = { fd: openSync(shmPath, 'r'), users: 0 };
-      opened.set(shmPath, file);
+    // Where SQLite puts it: beside the file a link points to. By its real path, so a file
+    // reached by two paths still has one descriptor here.
+    const path = `${realpathSync.native(databasePath)}-shm`;
+    let file = opened.get(path);
+    // One left from a file since deleted (SQLite's last connection may remove it) is not
+    // this one; it is closed by its own last index.
+    if (file === undefined || fstatSync(file.fd).ino !== statSync(path).ino) {
+      file = { path, fd: openSync(path, 'r'), users: 0 };
+      opened.set(path, file);
     }
     file.users += 1;
-    return new WalIndex(shmPath, file.fd);
+    return new WalIndex(file);
   }
 
   /**
    * A number that stays the same while nothing is committed, and moves with each commit;
-   * undefined when the header was being written, is not in the format known here, or the
-   * index is closed.
+   * undefined when the header was being written, is not in the format known here, cannot
+   * be read, or the index is closed: then the caller asks SQLite.
    */
   stamp(): number | undefined {
     // After close the descriptor may be another file's.
-    if (!this.#open) return undefined;
+    if (!this.#open || !this.#readHeader()) return undefined;
     const words = this.#words;
-    if (readSync(this.#fd, this.#bytes, 0, this.#bytes.length, 0) < this.#bytes.length) return undefined;
     if (words[0] !== KNOWN_VERSION || this.#bytes[IS_INIT_BYTE] !== 1) return undefined;
     let changed = false;
     for (let i = 0; i < HEADER_WORDS; i += 1) {
@@ -80,11 +92,20 @@ export class WalIndex {
   close(): void {
     if (!this.#open) return;
     this.#open = false;
-    const file = opened.get(this.#shmPath);
-    if (file === undefined) return;
+    const file = this.#file;
     file.users -= 1;
     if (file.users > 0) return;
-    opened.delete(this.#shmPath);
+    if (opened.get(file.path) === file) opened.delete(file.path);
     closeSync(file.fd);
+  }
+
+  /** Reads both copies of the header; false when they could not be read whole. */
+  #readHeader(): boolean {
+    try {
+      return readSync(this.#file.fd, this.#bytes, 0, this.#bytes.length, 0) === this.#bytes.length;
+    } catch {
+      // The stamp only saves a query; a file that cannot be read leaves it to SQLite.
+      return false;
+    }
   }
 }
