@@ -8,6 +8,7 @@ import { DatabaseSync, StatementSync } from 'node:sqlite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SqliteStorage } from './sqlite-storage.js';
 import { useTempFiles } from './test-support/temp-files.js';
+import { WalIndex } from './wal-index.js';
 
 const files = useTempFiles();
 
@@ -121,7 +122,26 @@ describe('a record found again', () => {
     const storage = files.open({ path });
     const record = await insert(storage, '12x36');
     await files.open({ path }).close();
+    const queries = vi.spyOn(StatementSync.prototype, 'get');
     expect(await textOf(storage, record.id)).toBe('12x36');
+    expect(await textOf(storage, record.id)).toBe('12x36');
+    expect(queries).toHaveBeenCalledTimes(1); // its index still reads the file
+    setTextAround(path, record.id, 'changed');
+    expect(await textOf(storage, record.id)).toBe('changed');
+  });
+
+  it('is read afresh each time when the WAL index cannot be opened, and still never stale', async () => {
+    const path = files.databasePath();
+    vi.spyOn(WalIndex, 'open').mockImplementation(() => {
+      throw Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' });
+    });
+    const storage = files.open({ path });
+    const record = await insert(storage, '12x36');
+    const queries = vi.spyOn(StatementSync.prototype, 'get');
+    expect(await textOf(storage, record.id)).toBe('12x36');
+    expect(await textOf(storage, record.id)).toBe('12x36');
+    const finds = (queries.mock.contexts as { sourceSQL?: string }[]).filter((statement) => statement.sourceSQL?.startsWith('SELECT id') === true);
+    expect(finds).toHaveLength(2);
     setTextAround(path, record.id, 'changed');
     expect(await textOf(storage, record.id)).toBe('changed');
   });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('WalIndex', () => {
     const framesBefore = frames();
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     db.prepare('UPDATE t SET n = 2').run();
-    expect(frames()).toBe(framesBefore); // the same count of frames: only the salts tell
+    expect(frames()).toBe(framesBefore); // the same count of frames: mxFrame alone would not tell
     expect(index.stamp()).not.toBe(before);
   });
 
@@ -93,30 +93,56 @@ describe('WalIndex', () => {
   });
 
   it('gives no stamp once closed, and closing twice is harmless', () => {
-    const { path } = walDatabase();
-    const index = WalIndex.open(path);
+    const index = fakeIndex(header());
     expect(index.stamp()).toBeTypeOf('number');
     index.close();
     index.close();
     expect(index.stamp()).toBeUndefined();
   });
 
+  it('opens the file anew when the one it had open was replaced', () => {
+    const path = join(files.folder(), 'fake.db');
+    writeFileSync(path, '');
+    writeFileSync(`${path}-shm`, Buffer.concat([header(), header()]));
+    const first = openIndex(path);
+    // As SQLite's last connection removing the file, and a new first one making it, would.
+    rmSync(`${path}-shm`);
+    writeFileSync(`${path}-shm`, Buffer.concat([header(0), header(0)]));
+    const second = openIndex(path);
+    expect(first.stamp()).toBeTypeOf('number'); // still the removed file
+    expect(second.stamp()).toBeUndefined(); // the new one, not in the known format
+  });
+
   // Closing a descriptor of a file drops every POSIX lock the process holds on it,
-  // SQLite's among them; so the process keeps one, until the last index over it closes.
-  it.skipIf(process.platform !== 'linux')('opens the file once per process, and closes it with the last index (Linux: counts /proc/self/fd)', () => {
-    const { path, db } = walDatabase();
-    const shm = realpathSync(`${path}-shm`);
-    const descriptors = () => readdirSync('/proc/self/fd').filter((fd) => existsSync(`/proc/self/fd/${fd}`) && readlinkSync(`/proc/self/fd/${fd}`) === shm).length;
-    const sqliteOwn = descriptors();
-    const first = WalIndex.open(path);
-    const second = WalIndex.open(path);
-    expect(descriptors()).toBe(sqliteOwn + 1);
-    first.close();
-    const before = second.stamp();
-    db.prepare('INSERT INTO t VALUES (1)').run();
-    expect(second.stamp()).not.toBe(before);
-    expect(descriptors()).toBe(sqliteOwn + 1);
-    second.close();
-    expect(descriptors()).toBe(sqliteOwn);
+  // SQLite's among them; so the thread keeps one, until the last index over it closes.
+  it.skipIf(process.platform !== 'linux')('opens the file once, and closes it with the last index, after the connections (Linux: counts /proc/self/fd)', () => {
+    const path = files.databasePath();
+    const db = new DatabaseSync(path);
+    try {
+      db.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER) STRICT');
+      const shm = realpathSync(`${path}-shm`);
+      const descriptors = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).startsWith(shm); // "(deleted)" once SQLite removed it
+          } catch {
+            return false; // the descriptor readdir itself used
+          }
+        }).length;
+      const sqliteOwn = descriptors();
+      const first = WalIndex.open(path);
+      const second = WalIndex.open(path);
+      expect(descriptors()).toBe(sqliteOwn + 1);
+      first.close();
+      const before = second.stamp();
+      db.prepare('INSERT INTO t VALUES (1)').run();
+      expect(second.stamp()).not.toBe(before);
+      db.close();
+      expect(descriptors()).toBe(1);
+      second.close();
+      expect(descriptors()).toBe(0);
+    } finally {
+      if (db.isOpen) db.close();
+    }
   });
 });

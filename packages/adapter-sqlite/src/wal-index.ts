@@ -18,8 +18,11 @@ interface OpenFile {
   users: number;
 }
 
-/** The descriptor of each `-shm` file this process reads, by its real path. */
-const opened = new Map<string, OpenFile>();
+/**
+ * The descriptor of each `-shm` file this thread reads, by its real path: kept on the
+ * global object, so two copies of this package loaded in one thread share it too.
+ */
+const opened = ((globalThis as Record<symbol, unknown>)[Symbol.for('@workplan/adapter-sqlite: WAL indexes')] ??= new Map()) as Map<string, OpenFile>;
 
 /**
  * Tells, with one read of 96 bytes and no statement, whether anything was committed to a
@@ -28,9 +31,10 @@ const opened = new Map<string, OpenFile>();
  * id cost (`strace`, `pnpm bench --profile`).
  *
  * POSIX drops every lock a process holds on a file when it closes any descriptor of that
- * file, SQLite's among them. So the `-shm` file is opened once per process and closed only
+ * file, SQLite's among them. So the `-shm` file is opened once per thread and closed only
  * when the last index over it closes, which must come after the connections of this
- * process to the database are closed (`SqliteStorage.close` does so).
+ * process to the database are closed (`SqliteStorage.close` does so). Storages of one
+ * file in two threads of a process would each close their own: open them from one.
  */
 export class WalIndex {
   readonly #file: OpenFile;
