@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KEPT_PAGES, KEPT_ROWS, KeptPages } from './kept-pages.js';
 
-const at = (commits: number, ownWrites = 0) => ({ commits, ownWrites });
+const at = (dataVersion: number, ownWrites = 0) => ({ dataVersion, ownWrites });
 
 describe('KeptPages', () => {
   it('serves a page again only at the stamp it was read at', () => {

@@ -10,7 +10,6 @@ import {
 } from '@workplan/core';
 import { type DatabaseSync, type StatementSync } from 'node:sqlite';
 import { ChangeWatch } from './change-watch.js';
-import { KeptFinds } from './kept-finds.js';
 import { KeptPages } from './kept-pages.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
@@ -30,11 +29,10 @@ const COLUMNS = 'id, "text", created_at, updated_at';
  * with `WorkplanError.storageUnavailable`. Reads run on `db`; writes go to `writer`, on
  * `db` itself unless told otherwise (`SqliteStorage` gives a file a write thread).
  *
- * Pages listed lately are kept while nothing was committed since (`KeptPages`), and so
- * are records found by id when `watch` reads the file's WAL index (`KeptFinds`), which
- * sees every commit. Without one (`ChangeWatch.of(db)`), commits by other connections are
- * seen by SQLite's `data_version`, a write thread's among them; writes to the record
- * tables on `db` itself must then go through these repositories, which count them.
+ * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
+ * the record tables on `db` must go through these repositories, which count them; writes
+ * by other connections are seen by SQLite's `data_version`, a write thread's among them
+ * (for which the count is only belt and braces).
  */
 export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;
@@ -49,16 +47,11 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #holderOf: StatementSync;
   readonly #watch: ChangeWatch;
   readonly #keptPages = new KeptPages<unknown>();
-  readonly #keptFinds: KeptFinds<unknown> | undefined;
 
-  /**
-   * Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes
-   * it). Repositories on one connection share `writer` and `watch`.
-   */
-  constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db), watch: ChangeWatch = ChangeWatch.of(db)) {
+  /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
+  constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db)) {
     this.kind = kind;
-    this.#watch = watch;
-    this.#keptFinds = watch.stampsWithoutStatement ? new KeptFinds() : undefined;
+    this.#watch = ChangeWatch.of(db);
     this.#writer = writer;
     const table = tableNameOf(kind);
     this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`;
@@ -99,9 +92,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   // read off before it starts.
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
     options?.signal?.throwIfAborted();
-    const query = (): unknown => guardSqliteCall(() => this.#findById.get(id));
-    const kept = this.#keptFinds;
-    const row = kept === undefined ? query() : kept.rowOf(id, guardSqliteCall(() => this.#watch.stamp()), query);
+    const row = guardSqliteCall(() => this.#findById.get(id));
     return row === undefined ? undefined : this.#toRecord(row);
   }
 

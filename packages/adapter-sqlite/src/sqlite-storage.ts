@@ -3,14 +3,12 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { copyDatabase } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
-import { ChangeWatch } from './change-watch.js';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure } from './open-errors.js';
 import { migrate, refuseNewerSchema } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
-import { WalIndex } from './wal-index.js';
 
 export interface SqliteStorageOptions {
   /** The database file, made with its folder when missing; `:memory:` for a database that ends with the process. */
@@ -54,15 +52,11 @@ export class SqliteStorage {
   readonly hitCounter: SqliteHitCounter;
   readonly #db: DatabaseSync;
   readonly #writer: SqliteWriter;
-  readonly #walIndex: WalIndex | undefined;
-  readonly #watch: ChangeWatch;
   readonly #readiness: StatementSync;
 
-  private constructor(db: DatabaseSync, path: string, writer: SqliteWriter, walIndex: WalIndex | undefined) {
+  private constructor(db: DatabaseSync, path: string, writer: SqliteWriter) {
     this.#db = db;
     this.#writer = writer;
-    this.#walIndex = walIndex;
-    this.#watch = walIndex === undefined ? ChangeWatch.of(db) : ChangeWatch.overWalIndex(db, walIndex);
     this.path = path;
     this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
     this.repositories = repositoriesOf((kind) => this.repositoryFor(kind));
@@ -90,7 +84,6 @@ export class SqliteStorage {
   static #connect(path: string, options: SqliteStorageOptions, busyTimeoutMs: number): SqliteStorage {
     let db: DatabaseSync | undefined;
     let writer: SqliteWriter | undefined;
-    let walIndex: WalIndex | undefined;
     try {
       if (path !== ':memory:') makeFolder(dirname(path));
       db = new DatabaseSync(path, { timeout: busyTimeoutMs });
@@ -99,27 +92,24 @@ export class SqliteStorage {
       // rollback mode, and a refused file must stay byte for byte as it was.
       refuseNewerSchema(db, path);
       // WAL lets readers go on while one connection writes.
-      const journalMode = Object.values(db.prepare('PRAGMA journal_mode = WAL').get() ?? {})[0];
+      db.exec('PRAGMA journal_mode = WAL');
       migrate(db, path);
       // Another connection to `:memory:` would be another database.
       writer =
         path === ':memory:'
           ? sameConnectionWriter(db)
           : new ThreadWriter({ path, synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL', busyTimeoutMs });
-      // Opened last and closed last: see WalIndex on closing a file SQLite holds locks on.
-      walIndex = path === ':memory:' || journalMode !== 'wal' ? undefined : openWalIndex(path);
-      return new SqliteStorage(db, path, writer, walIndex);
+      return new SqliteStorage(db, path, writer);
     } catch (error) {
+      void writer?.close();
       if (db?.isOpen === true) db.close();
-      const opened = walIndex;
-      void writer?.close().finally(() => opened?.close());
       throw error;
     }
   }
 
   /** A repository for any kind whose table the schema has; make it once per kind and keep it. */
   repositoryFor<F extends string>(kind: RecordKind<F>): SqliteRecordRepository<F> {
-    return new SqliteRecordRepository(this.#db, kind, this.#writer, this.#watch);
+    return new SqliteRecordRepository(this.#db, kind, this.#writer);
   }
 
   /** Resolves whether the database can be read, and the write thread takes writes. */
@@ -158,19 +148,5 @@ export class SqliteStorage {
   async close(): Promise<void> {
     await this.#writer.close();
     if (this.#db.isOpen) this.#db.close();
-    // Last: closing it drops this process's locks on the file (WalIndex).
-    this.#walIndex?.close();
-  }
-}
-
-/**
- * The WAL index of the file, or none when it cannot be opened: reads then check for
- * commits with a statement (`PRAGMA data_version`), slower but as fresh.
- */
-function openWalIndex(path: string): WalIndex | undefined {
-  try {
-    return WalIndex.open(path);
-  } catch {
-    return undefined;
   }
 }
