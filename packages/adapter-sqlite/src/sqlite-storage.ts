@@ -87,7 +87,9 @@ export class SqliteStorage {
     try {
       if (path !== ':memory:') makeFolder(dirname(path));
       db = new DatabaseSync(path, { timeout: busyTimeoutMs });
-      db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      // The same for both connections: the write thread's commits are the ones that sync.
+      const synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
+      db.exec(`PRAGMA synchronous = ${synchronous}`);
       // Read before anything writes: switching to WAL rewrites the header of a file in
       // rollback mode, and a refused file must stay byte for byte as it was.
       refuseNewerSchema(db, path);
@@ -98,7 +100,7 @@ export class SqliteStorage {
       writer =
         path === ':memory:'
           ? sameConnectionWriter(db)
-          : new ThreadWriter({ path, synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL', busyTimeoutMs });
+          : new ThreadWriter({ path, synchronous, busyTimeoutMs });
       return new SqliteStorage(db, path, writer);
     } catch (error) {
       void writer?.close();
