@@ -1,4 +1,5 @@
 import { type DatabaseSync, type StatementSync } from 'node:sqlite';
+import { isInTurnTransaction } from './turn-reads.js';
 
 /** Where a connection's data stood when a stamp was taken. */
 export interface Stamp {
@@ -43,11 +44,12 @@ export class ChangeWatch {
   }
 
   /**
-   * Where the data stands now; reads the database (one statement). Undefined inside an
-   * explicit transaction: a rollback would undo writes and move neither count.
+   * Where the data stands now; reads the database (one statement). Undefined inside a
+   * caller's explicit transaction: a rollback would undo writes and move neither count
+   * (the turn's transaction of turn-reads.ts only reads).
    */
   stamp(): Stamp | undefined {
-    if (this.#db.isTransaction) return undefined;
+    if (this.#db.isTransaction && !isInTurnTransaction(this.#db)) return undefined;
     const row = this.#dataVersion.get() as unknown[] | undefined;
     return { dataVersion: row?.[0], ownWrites: this.#ownWrites };
   }

@@ -14,6 +14,7 @@ import { KeptPages } from './kept-pages.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
 import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
+import { readInTurn } from './turn-reads.js';
 import { type WriteResult } from './write-statements.js';
 
 // A key's holder can be deleted by another connection between the failed write and the
@@ -26,8 +27,10 @@ const COLUMNS = 'id, "text", created_at, updated_at';
 /**
  * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
  * between connections; a lock that does not come free within the busy timeout rejects
- * with `WorkplanError.storageUnavailable`. Reads run on `db`; writes go to `writer`, on
- * `db` itself unless told otherwise (`SqliteStorage` gives a file a write thread).
+ * with `WorkplanError.storageUnavailable`. Reads run on `db`, in the read transaction of
+ * their turn of the event loop when `db` shares one (turn-reads.ts; `SqliteStorage` makes
+ * a file's connection share it); writes go to `writer`, on `db` itself unless told
+ * otherwise (`SqliteStorage` gives a file a write thread).
  *
  * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
  * the record tables on `db` must go through these repositories, which count them; writes
@@ -36,6 +39,7 @@ const COLUMNS = 'id, "text", created_at, updated_at';
  */
 export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;
+  readonly #db: DatabaseSync;
   readonly #writer: SqliteWriter;
   readonly #insert: string;
   readonly #update: string;
@@ -51,6 +55,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
   constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db)) {
     this.kind = kind;
+    this.#db = db;
     this.#watch = ChangeWatch.of(db);
     this.#writer = writer;
     const table = tableNameOf(kind);
@@ -92,7 +97,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   // read off before it starts.
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
     options?.signal?.throwIfAborted();
-    const row = guardSqliteCall(() => this.#findById.get(id));
+    const row = guardSqliteCall(() => readInTurn(this.#db, () => this.#findById.get(id)));
     return row === undefined ? undefined : this.#toRecord(row);
   }
 
@@ -101,10 +106,10 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
     const key = `${page.skip}/${page.limit}`;
-    const stamp = guardSqliteCall(() => this.#watch.stamp());
+    const stamp = guardSqliteCall(() => readInTurn(this.#db, () => this.#watch.stamp()));
     let rows = this.#keptPages.get(key, stamp);
     if (rows === undefined) {
-      rows = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
+      rows = guardSqliteCall(() => readInTurn(this.#db, () => this.#list.all(page.limit, page.skip)));
       this.#keptPages.set(key, stamp, rows);
     }
     return rows.map((row) => this.#toRecord(row));
@@ -138,7 +143,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
         return await write();
       } catch (error) {
         if (!isUniqueViolation(error)) throw translateSqliteError(error);
-        const found: unknown = guardSqliteCall(() => this.#holderOf.get(key));
+        const found: unknown = guardSqliteCall(() => readInTurn(this.#db, () => this.#holderOf.get(key)));
         const holder = Array.isArray(found) ? (found as unknown[])[0] : undefined;
         if (typeof holder === 'string') throw WorkplanError.conflict(holder);
         if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw WorkplanError.storageUnavailable(error);

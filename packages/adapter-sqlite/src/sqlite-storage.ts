@@ -9,6 +9,7 @@ import { migrate, refuseNewerSchema } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
+import { shareReadsPerTurn } from './turn-reads.js';
 
 export interface SqliteStorageOptions {
   /** The database file, made with its folder when missing; `:memory:` for a database that ends with the process. */
@@ -97,10 +98,13 @@ export class SqliteStorage {
       db.exec('PRAGMA journal_mode = WAL');
       migrate(db, path);
       // Another connection to `:memory:` would be another database.
-      writer =
-        path === ':memory:'
-          ? sameConnectionWriter(db)
-          : new ThreadWriter({ path, synchronous, busyTimeoutMs });
+      if (path === ':memory:') {
+        writer = sameConnectionWriter(db);
+      } else {
+        writer = new ThreadWriter({ path, synchronous, busyTimeoutMs });
+        // Writes go to the thread, so this connection only reads.
+        shareReadsPerTurn(db);
+      }
       return new SqliteStorage(db, path, writer);
     } catch (error) {
       void writer?.close();

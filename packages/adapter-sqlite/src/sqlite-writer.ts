@@ -1,6 +1,7 @@
 import { WorkplanError } from '@workplan/core';
 import { type DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { endTurnReads } from './turn-reads.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
 import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadOptions } from './write-thread.js';
@@ -132,6 +133,8 @@ export class ThreadWriter implements SqliteWriter {
     // A closing thread stays referenced: close() is awaited until it has ended.
     if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
     if (waiting === undefined) return;
+    // Reads after the answer must see the write, and the commits it saw (a key's holder).
+    endTurnReads();
     if ('failure' in answer) waiting.reject(errorOf(answer.failure));
     else waiting.resolve({ changes: answer.changes, row: answer.row });
   }

@@ -1,0 +1,115 @@
+import { uniquenessKey, workSchedule } from '@workplan/core';
+import { buildRecord } from '@workplan/testing';
+import { DatabaseSync, StatementSync } from 'node:sqlite';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { describe, expect, it, vi } from 'vitest';
+import { SqliteRecordRepository } from './sqlite-repository.js';
+import { type SqliteStorage } from './sqlite-storage.js';
+import { useTempFiles } from './test-support/temp-files.js';
+
+const files = useTempFiles();
+
+/** A storage on a new file, and a plain connection to the file that commits behind its back. */
+function storageAndOther(): { storage: SqliteStorage; other: DatabaseSync } {
+  const path = files.databasePath();
+  const storage = files.open({ path });
+  const other = new DatabaseSync(path);
+  files.closeAfter(other);
+  return { storage, other };
+}
+
+/** Commits a work schedule on `db`, synchronously, and answers its id. */
+function commitOn(db: DatabaseSync, text: string): string {
+  const record = buildRecord(workSchedule, { text });
+  db.prepare('INSERT INTO work_schedules (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
+    record.id,
+    text,
+    uniquenessKey(text),
+    record.createdAt.getTime(),
+    record.updatedAt.getTime(),
+  );
+  return record.id;
+}
+
+/** Holds this thread for `ms`, as a busy turn of the event loop would. */
+function holdThread(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+describe('reads of a storage on a file, within one turn of the event loop', () => {
+  it('share one snapshot: a commit made during the turn is seen from the next turn on', async () => {
+    const { storage, other } = storageAndOther();
+    const schedules = storage.repositories.workSchedules;
+    const id = commitOn(other, '12x36');
+    await nextTurn();
+    // Begins the turn's read transaction; the commit below comes after its snapshot.
+    expect(await schedules.findById(id)).toMatchObject({ value: '12x36' });
+    const later = commitOn(other, '6x1');
+    expect(await schedules.findById(later)).toBeUndefined();
+    expect((await schedules.list({ skip: 0, limit: 10 })).map((record) => record.value)).toEqual(['12x36']);
+    await nextTurn();
+    expect(await schedules.findById(later)).toMatchObject({ value: '6x1' });
+    expect((await schedules.list({ skip: 0, limit: 10 })).map((record) => record.value)).toEqual(['12x36', '6x1']);
+  });
+
+  it('see a write of this thread as soon as it is answered, with every commit made before it', async () => {
+    const { storage, other } = storageAndOther();
+    const schedules = storage.repositories.workSchedules;
+    const first = buildRecord(workSchedule, { text: '12x36' });
+    await schedules.insert(first, uniquenessKey('12x36'));
+    // Now in the turn that took the write thread's answer: a read begins the snapshot...
+    expect(await schedules.findById(first.id)).toBeDefined();
+    // ...another connection commits after it...
+    const behind = commitOn(other, '6x1');
+    // ...and a write answered in this same turn (the thread answers while the turn is held,
+    // and the answer is taken with the one before) makes the reads after it start anew.
+    const second = buildRecord(workSchedule, { text: '5x2' });
+    const written = schedules.insert(second, uniquenessKey('5x2'));
+    holdThread(200);
+    await written;
+    expect(await schedules.findById(second.id)).toMatchObject({ value: '5x2' });
+    expect(await schedules.findById(behind)).toMatchObject({ value: '6x1' });
+  });
+
+  it('name the holder of a key that another connection committed during the turn', async () => {
+    const { storage, other } = storageAndOther();
+    const schedules = storage.repositories.workSchedules;
+    expect(await schedules.list({ skip: 0, limit: 10 })).toEqual([]);
+    const holder = commitOn(other, '12x36');
+    await expect(schedules.insert(buildRecord(workSchedule, { text: '12x36' }), uniquenessKey('12x36'))).rejects.toMatchObject({
+      kind: 'conflict',
+      existingId: holder,
+    });
+  });
+});
+
+describe('a page listed by a storage on a file', () => {
+  it('is served again from memory in a later turn while nothing was committed', async () => {
+    const { storage, other } = storageAndOther();
+    commitOn(other, '12x36');
+    const schedules = storage.repositories.workSchedules;
+    const queries = vi.spyOn(StatementSync.prototype, 'all');
+    try {
+      expect((await schedules.list({ skip: 0, limit: 10 })).map((record) => record.value)).toEqual(['12x36']);
+      await nextTurn();
+      expect((await schedules.list({ skip: 0, limit: 10 })).map((record) => record.value)).toEqual(['12x36']);
+      expect(queries).toHaveBeenCalledTimes(1);
+    } finally {
+      queries.mockRestore();
+    }
+  });
+});
+
+describe('reads on a connection the caller owns', () => {
+  it('each stand alone, so the caller can begin a transaction of its own between them', async () => {
+    const path = files.databasePath();
+    files.open({ path }); // makes the schema
+    const db = new DatabaseSync(path);
+    files.closeAfter(db);
+    const repository = new SqliteRecordRepository(db, workSchedule);
+    expect(await repository.findById('01936f0e-0000-7000-8000-000000000000')).toBeUndefined();
+    expect(db.isTransaction).toBe(false);
+    db.exec('BEGIN');
+    db.exec('ROLLBACK');
+  });
+});
