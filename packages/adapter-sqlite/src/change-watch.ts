@@ -1,5 +1,5 @@
 import { type DatabaseSync, type StatementSync } from 'node:sqlite';
-import { isInTurnTransaction } from './turn-reads.js';
+import { turnTransactionOf } from './turn-reads.js';
 
 /** Where a connection's data stood when a stamp was taken. */
 export interface Stamp {
@@ -19,6 +19,8 @@ export class ChangeWatch {
   readonly #db: DatabaseSync;
   readonly #dataVersion: StatementSync;
   #ownWrites = 0;
+  /** The stamp read in the turn's transaction numbered `turn`: it holds for that whole transaction. */
+  #ofTurn: { readonly turn: number; readonly stamp: Stamp } | undefined;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -44,14 +46,21 @@ export class ChangeWatch {
   }
 
   /**
-   * Where the data stands now; reads the database (one statement). Undefined inside a
-   * caller's explicit transaction: a rollback would undo writes and move neither count
-   * (the turn's transaction of turn-reads.ts only reads).
+   * Where the data stands now; reads the database (one statement), once per transaction
+   * of a turn (turn-reads.ts), whose snapshot does not move. Undefined inside a caller's
+   * explicit transaction: a rollback would undo writes and move neither count.
    */
   stamp(): Stamp | undefined {
-    if (this.#db.isTransaction && !isInTurnTransaction(this.#db)) return undefined;
+    const turn = turnTransactionOf(this.#db);
+    if (turn === undefined && this.#db.isTransaction) return undefined;
+    const known = this.#ofTurn;
+    // A connection sharing its turns writes through another (whose commits move
+    // data_version), and each answered write ends the turn's transaction.
+    if (known !== undefined && known.turn === turn) return known.stamp;
     const row = this.#dataVersion.get() as unknown[] | undefined;
-    return { dataVersion: row?.[0], ownWrites: this.#ownWrites };
+    const stamp = { dataVersion: row?.[0], ownWrites: this.#ownWrites };
+    this.#ofTurn = turn === undefined ? undefined : { turn, stamp };
+    return stamp;
   }
 }
 

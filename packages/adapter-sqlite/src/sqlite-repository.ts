@@ -10,11 +10,12 @@ import {
 } from '@workplan/core';
 import { type DatabaseSync, type StatementSync } from 'node:sqlite';
 import { ChangeWatch } from './change-watch.js';
+import { KeptFinds } from './kept-finds.js';
 import { KeptPages } from './kept-pages.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
 import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
-import { readInTurn } from './turn-reads.js';
+import { readInTurn, sharesReadsPerTurn } from './turn-reads.js';
 import { type WriteResult } from './write-statements.js';
 
 // A key's holder can be deleted by another connection between the failed write and the
@@ -32,8 +33,10 @@ const COLUMNS = 'id, "text", created_at, updated_at';
  * a file's connection share it); writes go to `writer`, on `db` itself unless told
  * otherwise (`SqliteStorage` gives a file a write thread).
  *
- * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
- * the record tables on `db` must go through these repositories, which count them; writes
+ * Pages listed lately are kept while nothing was committed since (`KeptPages`), and so
+ * are records found by id where reads share their turn's transaction (`KeptFinds`; there
+ * the stamp that checks them is read once a turn): writes to the record tables on `db`
+ * must go through these repositories, which count them; writes
  * by other connections are seen by SQLite's `data_version`, a write thread's among them
  * (for which the count is only belt and braces).
  */
@@ -51,12 +54,14 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #holderOf: StatementSync;
   readonly #watch: ChangeWatch;
   readonly #keptPages = new KeptPages<unknown>();
+  readonly #keptFinds: KeptFinds<unknown> | undefined;
 
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
   constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db)) {
     this.kind = kind;
     this.#db = db;
     this.#watch = ChangeWatch.of(db);
+    this.#keptFinds = sharesReadsPerTurn(db) ? new KeptFinds() : undefined;
     this.#writer = writer;
     const table = tableNameOf(kind);
     this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`;
@@ -97,8 +102,14 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   // read off before it starts.
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
     options?.signal?.throwIfAborted();
-    const row = guardSqliteCall(() => readInTurn(this.#db, () => this.#findById.get(id)));
+    const row = guardSqliteCall(() => readInTurn(this.#db, () => this.#rowOf(id)));
     return row === undefined ? undefined : this.#toRecord(row);
+  }
+
+  /** The row of `id`, kept or queried (`KeptFinds`). */
+  #rowOf(id: string): unknown {
+    const query = (): unknown => this.#findById.get(id);
+    return this.#keptFinds === undefined ? query() : this.#keptFinds.rowOf(id, this.#watch.stamp(), query);
   }
 
   // A page read lately is served from memory while no commit came since (KeptPages); each

@@ -18,6 +18,15 @@ export interface SqliteStorageOptions {
   readonly synchronous?: 'normal' | 'full';
   /** How long a statement waits for another connection's lock before giving up; default 2000. */
   readonly busyTimeoutMs?: number;
+  /**
+   * Reads in one turn of the event loop share one read transaction, and records found are
+   * served again while nothing was committed (turn-reads.ts): a find costs a fraction of a
+   * query. The price: a commit by another connection during a turn is seen from the next
+   * turn on (a write through this storage, as soon as it is answered). Made for a server,
+   * which reads each request in the turn that serves it; default false. A file only:
+   * `:memory:` writes on the reading connection.
+   */
+  readonly shareReadsPerTurn?: boolean;
 }
 
 /** What the connection is actually running with, read back from SQLite. */
@@ -103,7 +112,7 @@ export class SqliteStorage {
       } else {
         writer = new ThreadWriter({ path, synchronous, busyTimeoutMs });
         // Writes go to the thread, so this connection only reads.
-        shareReadsPerTurn(db);
+        if (options.shareReadsPerTurn === true) shareReadsPerTurn(db);
       }
       return new SqliteStorage(db, path, writer);
     } catch (error) {

@@ -10,9 +10,9 @@ import { useTempFiles } from './test-support/temp-files.js';
 const files = useTempFiles();
 
 /** A storage on a new file, and a plain connection to the file that commits behind its back. */
-function storageAndOther(): { storage: SqliteStorage; other: DatabaseSync } {
+function storageAndOther(shareReadsPerTurn = true): { storage: SqliteStorage; other: DatabaseSync } {
   const path = files.databasePath();
-  const storage = files.open({ path });
+  const storage = files.open({ path, shareReadsPerTurn });
   const other = new DatabaseSync(path);
   files.closeAfter(other);
   return { storage, other };
@@ -97,6 +97,19 @@ describe('a page listed by a storage on a file', () => {
     } finally {
       queries.mockRestore();
     }
+  });
+});
+
+describe('reads of a storage opened without shareReadsPerTurn', () => {
+  it('each stand alone: a commit made during the turn is seen at once', async () => {
+    const { storage, other } = storageAndOther(false);
+    const schedules = storage.repositories.workSchedules;
+    const id = commitOn(other, '12x36');
+    expect(await schedules.findById(id)).toMatchObject({ value: '12x36' });
+    const later = commitOn(other, '6x1');
+    expect(await schedules.findById(later)).toMatchObject({ value: '6x1' });
+    other.prepare('DELETE FROM work_schedules WHERE id = ?').run(id);
+    expect(await schedules.findById(id)).toBeUndefined();
   });
 });
 

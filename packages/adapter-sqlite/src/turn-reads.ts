@@ -6,23 +6,25 @@ import { type DatabaseSync, type StatementSync } from 'node:sqlite';
  * (`setImmediate`), or sooner by `endTurnReads`.
  *
  * Why: each read outside a transaction takes and drops a lock on the `-shm` file, two
- * `fcntl` calls that cost a find about a third of its throughput on a loaded two-core
- * machine (docs/benchmarks); under load a turn serves many requests, and they share one
- * pair.
+ * `fcntl` calls; under load a turn serves many requests, and they share one pair. And a
+ * turn's reads share whatever was learnt of the snapshot (`ChangeWatch` reads its stamp
+ * once), so a record found in an earlier turn is served again while nothing was committed.
  *
- * What a read then sees: every commit made before the turn's first read, in any process.
- * A request is read from its socket in the turn that serves it, so a request sent after a
- * write was acknowledged, by any process, sees that write; the one exception is a request
- * that arrives while its turn is already under way and is read in it (another request
- * before it on the same keep-alive connection, not yet answered; or more than 1024 sockets
- * ready at once). The storage's own writes end the transaction when answered, so a read
- * after a write of this thread sees it.
+ * What a read then sees: every commit made before the turn's first read, in any process;
+ * a commit made later in the turn by another connection is seen from the next turn on. A
+ * server reads a request from its socket in the turn that serves it, so a request sent
+ * after a write was acknowledged, by any process, sees that write; the exception is a
+ * request that arrives while its turn is under way and is read in it (behind another one
+ * on the same keep-alive connection not yet answered, or with more than 1024 sockets
+ * ready at once). Writes of this thread end the transaction when answered, so a read after
+ * one sees it.
  */
 class TurnTransaction {
   readonly #db: DatabaseSync;
   readonly #begin: StatementSync;
   readonly #commit: StatementSync;
-  #open = false;
+  /** Which transaction of the thread is open, while one is. */
+  #turn: number | undefined;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -30,15 +32,16 @@ class TurnTransaction {
     this.#commit = db.prepare('COMMIT');
   }
 
-  get isOpen(): boolean {
-    return this.#open;
+  /** The open transaction's number, unique in the thread; undefined while none is open. */
+  get turn(): number | undefined {
+    return this.#turn;
   }
 
   /** Opens the turn's transaction unless it is open; SQLite takes the snapshot at the first read in it. */
   join(): void {
-    if (this.#open || !this.#db.isOpen || this.#db.isTransaction) return;
+    if (this.#turn !== undefined || !this.#db.isOpen || this.#db.isTransaction) return;
     this.#begin.run();
-    this.#open = true;
+    this.#turn = (turnsBegun += 1);
     openTransactions.add(this);
     setImmediate(() => {
       this.end();
@@ -47,8 +50,8 @@ class TurnTransaction {
 
   /** Ends it, if open: the next read takes a new snapshot. */
   end(): void {
-    if (!this.#open) return;
-    this.#open = false;
+    if (this.#turn === undefined) return;
+    this.#turn = undefined;
     openTransactions.delete(this);
     // Only reads ran in it, so COMMIT just lets the snapshot go.
     if (this.#db.isOpen && this.#db.isTransaction) this.#commit.run();
@@ -57,6 +60,7 @@ class TurnTransaction {
 
 const sharing = new WeakMap<DatabaseSync, TurnTransaction>();
 const openTransactions = new Set<TurnTransaction>();
+let turnsBegun = 0;
 
 /**
  * Makes the reads on `db` run in the transaction of their turn. Only for a connection
@@ -78,7 +82,15 @@ export function endTurnReads(): void {
   for (const transaction of openTransactions) transaction.end();
 }
 
-/** Whether the transaction `db` is in is the turn's own, which only reads. */
-export function isInTurnTransaction(db: DatabaseSync): boolean {
-  return sharing.get(db)?.isOpen === true;
+/** Whether the reads on `db` share the transaction of their turn. */
+export function sharesReadsPerTurn(db: DatabaseSync): boolean {
+  return sharing.has(db);
+}
+
+/**
+ * The number of the turn's transaction `db` is in, unique in the thread; undefined when
+ * `db` is in none, or in a caller's own.
+ */
+export function turnTransactionOf(db: DatabaseSync): number | undefined {
+  return sharing.get(db)?.turn;
 }
