@@ -1,6 +1,8 @@
 import { uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { backupDatabase } from './backup.js';
 import { type SqliteStorage } from './sqlite-storage.js';
@@ -26,6 +28,36 @@ describe('backupDatabase', () => {
     // The write made while copying may or may not be in the copy, but the copy is one consistent state.
     expect([before, [...before, ...during]]).toContainEqual(copied);
   });
+
+  it('finishes while writes go on without a pause, which would restart a copy made in steps', async () => {
+    const path = files.databasePath();
+    const storage = files.open({ path });
+    const count = 20_000; // some 1,300 pages: 13 steps of the default 100
+    const raw = new DatabaseSync(path);
+    files.closeAfter(raw);
+    const insert = raw.prepare('INSERT INTO work_schedules (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+    raw.exec('BEGIN');
+    for (let n = 0; n < count; n += 1) {
+      const record = buildRecord(workSchedule, { text: `escala ${n}` });
+      insert.run(record.id, record.value, uniquenessKey(record.value), record.createdAt.getTime(), record.updatedAt.getTime());
+    }
+    raw.exec('COMMIT');
+    const load = { writing: true };
+    const writes = (async () => {
+      for (let n = 0; load.writing; n += 1) await fill(storage, 1, `durante ${n}`);
+    })();
+    const target = join(files.folder(), 'copy.db');
+    const outcome = await Promise.race([
+      backupDatabase(storage, target).then(() => 'copied'),
+      delay(10_000).then(() => 'still copying after 10 s'),
+    ]);
+    load.writing = false;
+    await writes;
+    expect(outcome).toBe('copied');
+    const copy = new DatabaseSync(target, { readOnly: true });
+    files.closeAfter(copy);
+    expect(copy.prepare('SELECT count(*) AS n FROM work_schedules WHERE "text" LIKE \'escala %\'').get()).toEqual({ n: count });
+  }, 30_000);
 
   it('copies a file by path without opening it as a storage', async () => {
     const path = files.databasePath();

@@ -3,10 +3,16 @@ import { backup, DatabaseSync } from 'node:sqlite';
 import { makeFolder } from './make-folder.js';
 import { type SqliteStorage } from './sqlite-storage.js';
 
+// Every page in one step, in one read transaction: between steps, a commit by another
+// connection (a storage's write thread, another process) starts the copy over, so under a
+// steady write load a copy in steps never ends. In WAL mode the one step holds up no writer.
+const ONE_STEP = 2 ** 31 - 1;
+
 /**
  * Writes a consistent copy of a database to `targetPath` with SQLite's online backup,
- * while the database stays in use; resolves the number of pages copied. From a storage,
- * its own connection is copied, so its writes never restart the copy. From a path, the
+ * while the database stays in use; resolves the number of pages copied. From a storage on
+ * a file, the file is copied through a connection of the copy's own, so the storage's
+ * reads do not wait for it (`:memory:` through the storage's connection). From a path, the
  * file is only read: no migration, nothing written to it.
  */
 export async function backupDatabase(source: SqliteStorage | string, targetPath: string): Promise<number> {
@@ -23,5 +29,5 @@ export async function backupDatabase(source: SqliteStorage | string, targetPath:
 export async function copyDatabase(db: DatabaseSync, targetPath: string): Promise<number> {
   const target = resolve(targetPath);
   makeFolder(dirname(target));
-  return backup(db, target);
+  return backup(db, target, { rate: ONE_STEP });
 }

@@ -19,8 +19,8 @@ export class ChangeWatch {
   readonly #db: DatabaseSync;
   readonly #dataVersion: StatementSync;
   #ownWrites = 0;
-  /** The stamp read in the turn's transaction numbered `turn`: it holds for that whole transaction. */
-  #ofTurn: { readonly turn: number; readonly stamp: Stamp } | undefined;
+  /** The stamp read in the turn's transaction numbered `transaction`: it holds for that whole transaction. */
+  #ofTransaction: { readonly transaction: number; readonly stamp: Stamp } | undefined;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -51,15 +51,15 @@ export class ChangeWatch {
    * explicit transaction: a rollback would undo writes and move neither count.
    */
   stamp(): Stamp | undefined {
-    const turn = turnTransactionOf(this.#db);
-    if (turn === undefined && this.#db.isTransaction) return undefined;
-    const known = this.#ofTurn;
+    const transaction = turnTransactionOf(this.#db);
+    if (transaction === undefined && this.#db.isTransaction) return undefined;
+    const known = this.#ofTransaction;
     // A connection sharing its turns writes through another (whose commits move
     // data_version), and each answered write ends the turn's transaction.
-    if (known !== undefined && known.turn === turn) return known.stamp;
+    if (known !== undefined && known.transaction === transaction) return known.stamp;
     const row = this.#dataVersion.get() as unknown[] | undefined;
     const stamp = { dataVersion: row?.[0], ownWrites: this.#ownWrites };
-    this.#ofTurn = turn === undefined ? undefined : { turn, stamp };
+    this.#ofTransaction = transaction === undefined ? undefined : { transaction, stamp };
     return stamp;
   }
 }

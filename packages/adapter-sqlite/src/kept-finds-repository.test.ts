@@ -31,7 +31,8 @@ function setTextAround(path: string, id: string, text: string): void {
 /** Counts the finds by id that reach SQLite from now on. */
 function countFinds(): () => number {
   const gets = vi.spyOn(StatementSync.prototype, 'get');
-  return () => (gets.mock.contexts as { sourceSQL?: string }[]).filter((statement) => statement.sourceSQL?.startsWith('SELECT id') === true).length;
+  const isFind = (sql = ''): boolean => sql.startsWith('SELECT') && sql.endsWith('WHERE id = ?');
+  return () => (gets.mock.contexts as { sourceSQL?: string }[]).filter((statement) => isFind(statement.sourceSQL)).length;
 }
 
 afterEach(() => {

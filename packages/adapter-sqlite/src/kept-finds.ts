@@ -21,7 +21,7 @@ export class KeptFinds<R> {
    * The row of `id`: the one kept, when read at `stamp`; otherwise `read()`'s, kept when
    * there is a stamp. `read` must see the snapshot the stamp was taken in (the turn's
    * transaction), or a newer one: a row newer than its stamp is never served, as the
-   * commit that made it moves the stamp of every later call.
+   * commit that made it moves the stamp of every later transaction.
    */
   rowOf(id: string, stamp: Stamp | undefined, read: () => R | undefined): R | undefined {
     if (stamp === undefined) return read();

@@ -1,7 +1,7 @@
 import { repositoriesOf, type RecordKind, type Repositories } from '@workplan/core';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { copyDatabase } from './backup.js';
+import { backupDatabase, copyDatabase } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure } from './open-errors.js';
@@ -9,7 +9,7 @@ import { migrate, refuseNewerSchema } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
-import { shareReadsPerTurn } from './turn-reads.js';
+import { endTurnReads, shareReadsPerTurn } from './turn-reads.js';
 
 export interface SqliteStorageOptions {
   /** The database file, made with its folder when missing; `:memory:` for a database that ends with the process. */
@@ -110,9 +110,11 @@ export class SqliteStorage {
       if (path === ':memory:') {
         writer = sameConnectionWriter(db);
       } else {
-        writer = new ThreadWriter({ path, synchronous, busyTimeoutMs });
+        // Reads after an answered write must see it, and the commits it saw (a key's holder).
+        const thread = new ThreadWriter({ path, synchronous, busyTimeoutMs }, { onAnswer: endTurnReads });
+        writer = thread;
         // Writes go to the thread, so this connection only reads.
-        if (options.shareReadsPerTurn === true) shareReadsPerTurn(db);
+        if (options.shareReadsPerTurn === true) shareReadsPerTurn(db, () => thread.isEmptyingWal());
       }
       return new SqliteStorage(db, path, writer);
     } catch (error) {
@@ -152,7 +154,7 @@ export class SqliteStorage {
 
   /** Writes a consistent copy of the database to `targetPath` while it stays in use; resolves the pages copied. */
   async backup(targetPath: string): Promise<number> {
-    return copyDatabase(this.#db, targetPath);
+    return this.path === ':memory:' ? copyDatabase(this.#db, targetPath) : backupDatabase(this.path, targetPath);
   }
 
   /**

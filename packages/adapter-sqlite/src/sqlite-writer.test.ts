@@ -19,7 +19,7 @@ function threadOnNewFile(script?: URL): { path: string; writer: ThreadWriter } {
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL; CREATE TABLE things (name TEXT PRIMARY KEY, size INTEGER NOT NULL)');
   db.close();
-  const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs: 2000 }, script);
+  const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs: 2000 }, { script });
   files.closeAfter(writer);
   return { path, writer };
 }

@@ -1,10 +1,9 @@
 import { WorkplanError } from '@workplan/core';
 import { type DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { endTurnReads } from './turn-reads.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
-import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadOptions } from './write-thread.js';
+import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-thread.js';
 
 /**
  * Where a storage's writes run. A rejection carries node:sqlite's error (its `errcode`
@@ -68,9 +67,16 @@ export class ThreadWriter implements SqliteWriter {
   /** Why the thread can take no more writes, once it cannot. */
   #gone: unknown;
 
-  constructor(options: WriteThreadOptions, script: URL = WRITE_THREAD) {
+  readonly #onAnswer: () => void;
+  /** Raised by the thread while it empties the WAL (wal-limit.ts). */
+  readonly #walEmptying = new Int32Array(new SharedArrayBuffer(4));
+
+  /** `onAnswer` runs as each write is answered, before its caller hears of it. */
+  constructor(options: WriteThreadOptions, { onAnswer = () => undefined, script = WRITE_THREAD }: { onAnswer?: () => void; script?: URL | undefined } = {}) {
+    this.#onAnswer = onAnswer;
     // No flags of the program's (`--input-type` would stop the thread): it needs none.
-    this.#worker = new Worker(script, { workerData: options, execArgv: [] });
+    const workerData: WriteThreadData = { ...options, walEmptying: this.#walEmptying };
+    this.#worker = new Worker(script, { workerData, execArgv: [] });
     this.#worker.on('message', (answer: WriteAnswer) => {
       this.#settle(answer);
     });
@@ -110,6 +116,11 @@ export class ThreadWriter implements SqliteWriter {
     return !this.#closed && this.#gone === undefined;
   }
 
+  /** Whether the thread is emptying the WAL, and asks the file's readers to hold no snapshot for long meanwhile. */
+  isEmptyingWal(): boolean {
+    return Atomics.load(this.#walEmptying, 0) === 1;
+  }
+
   #send(method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
     if (this.#closed) return Promise.reject(new Error('the storage is closed'));
     if (this.#gone !== undefined) return Promise.reject(WorkplanError.storageUnavailable(this.#gone));
@@ -133,8 +144,7 @@ export class ThreadWriter implements SqliteWriter {
     // A closing thread stays referenced: close() is awaited until it has ended.
     if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
     if (waiting === undefined) return;
-    // Reads after the answer must see the write, and the commits it saw (a key's holder).
-    endTurnReads();
+    this.#onAnswer();
     if ('failure' in answer) waiting.reject(errorOf(answer.failure));
     else waiting.resolve({ changes: answer.changes, row: answer.row });
   }

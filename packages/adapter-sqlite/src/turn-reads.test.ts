@@ -1,10 +1,12 @@
-import { uniquenessKey, workSchedule } from '@workplan/core';
+import { createWorkplan, uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { DatabaseSync, StatementSync } from 'node:sqlite';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { type SqliteStorage } from './sqlite-storage.js';
+import { ThreadWriter } from './sqlite-writer.js';
+import { readInTurn, shareReadsPerTurn, turnTransactionOf } from './turn-reads.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
 const files = useTempFiles();
@@ -36,6 +38,39 @@ function holdThread(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** Tells whether the turn it was made in has ended (an immediate callback ran since). */
+function turnWatch(): { ended: () => boolean } {
+  let ended = false;
+  setImmediate(() => {
+    ended = true;
+  });
+  return { ended: () => ended };
+}
+
+/**
+ * From now on each write sent to a write thread holds this thread until the write is
+ * answered, so the answer is taken in the same turn (Node takes a port's messages until
+ * none is left); counts the writes sent.
+ */
+function writesHeld(): () => number {
+  type Send = (this: ThreadWriter, ...args: Parameters<ThreadWriter['run']>) => ReturnType<ThreadWriter['run']>;
+  const send: Send = Reflect.get(ThreadWriter.prototype, 'run');
+  const sendAndGet: Send = Reflect.get(ThreadWriter.prototype, 'get');
+  const held = (write: Send) =>
+    function (this: ThreadWriter, ...args: Parameters<Send>) {
+      const answer = write.apply(this, args);
+      holdThread(100);
+      return answer;
+    };
+  const runs = vi.spyOn(ThreadWriter.prototype, 'run').mockImplementation(held(send));
+  const gets = vi.spyOn(ThreadWriter.prototype, 'get').mockImplementation(held(sendAndGet));
+  return () => runs.mock.calls.length + gets.mock.calls.length;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('reads of a storage on a file, within one turn of the event loop', () => {
   it('share one snapshot: a commit made during the turn is seen from the next turn on', async () => {
     const { storage, other } = storageAndOther();
@@ -65,8 +100,10 @@ describe('reads of a storage on a file, within one turn of the event loop', () =
     // and the answer is taken with the one before) makes the reads after it start anew.
     const second = buildRecord(workSchedule, { text: '5x2' });
     const written = schedules.insert(second, uniquenessKey('5x2'));
+    const turn = turnWatch();
     holdThread(200);
     await written;
+    expect(turn.ended()).toBe(false);
     expect(await schedules.findById(second.id)).toMatchObject({ value: '5x2' });
     expect(await schedules.findById(behind)).toMatchObject({ value: '6x1' });
   });
@@ -74,12 +111,42 @@ describe('reads of a storage on a file, within one turn of the event loop', () =
   it('name the holder of a key that another connection committed during the turn', async () => {
     const { storage, other } = storageAndOther();
     const schedules = storage.repositories.workSchedules;
-    expect(await schedules.list({ skip: 0, limit: 10 })).toEqual([]);
+    await schedules.insert(buildRecord(workSchedule, { text: '6x1' }), uniquenessKey('6x1'));
+    expect(await schedules.list({ skip: 0, limit: 10 })).toHaveLength(1);
     const holder = commitOn(other, '12x36');
+    const attempts = writesHeld();
+    const turn = turnWatch();
     await expect(schedules.insert(buildRecord(workSchedule, { text: '12x36' }), uniquenessKey('12x36'))).rejects.toMatchObject({
       kind: 'conflict',
       existingId: holder,
     });
+    expect(turn.ended()).toBe(false);
+    expect(attempts()).toBe(1);
+  });
+
+  it('let an update of a record another connection changed during the turn read it again and win', async () => {
+    const { storage, other } = storageAndOther();
+    const schedules = createWorkplan({ ...storage.repositories }).workSchedules;
+    const made = await schedules.create({ value: '12x36' });
+    expect(await schedules.find(made.id)).toMatchObject({ value: '12x36' });
+    other.prepare('UPDATE work_schedules SET "text" = ?, "key" = ?, updated_at = ? WHERE id = ?').run('6x1', uniquenessKey('6x1'), made.updatedAt.getTime() + 5, made.id);
+    const attempts = writesHeld();
+    const turn = turnWatch();
+    const updated = await schedules.update(made.id, { value: '5x2' });
+    expect(turn.ended()).toBe(false);
+    // The first write missed the record it read (the other connection had moved it on)...
+    expect(attempts()).toBe(2);
+    // ...and the second, after a read that saw that commit, replaced it.
+    expect(updated.value).toBe('5x2');
+    expect(updated.updatedAt.getTime()).toBeGreaterThan(made.updatedAt.getTime() + 5);
+  });
+
+  it('let the storage close with the turn\'s transaction open', async () => {
+    const { storage } = storageAndOther();
+    expect(await storage.repositories.workSchedules.list({ skip: 0, limit: 10 })).toEqual([]);
+    await storage.close();
+    await nextTurn();
+    await expect(storage.repositories.workSchedules.list({ skip: 0, limit: 10 })).rejects.toThrow();
   });
 });
 
@@ -124,5 +191,33 @@ describe('reads on a connection the caller owns', () => {
     expect(db.isTransaction).toBe(false);
     db.exec('BEGIN');
     db.exec('ROLLBACK');
+  });
+});
+
+describe('the turn\'s transaction of a connection', () => {
+  it('is not begun while its owner holds off (the write thread empties the WAL)', () => {
+    const db = new DatabaseSync(':memory:');
+    files.closeAfter(db);
+    let holdOff = true;
+    shareReadsPerTurn(db, () => holdOff);
+    readInTurn(db, () => db.prepare('SELECT 1').get());
+    expect(db.isTransaction).toBe(false);
+    holdOff = false;
+    readInTurn(db, () => db.prepare('SELECT 1').get());
+    expect(db.isTransaction).toBe(true);
+  });
+
+  it('begins again when SQLite rolled it back by itself (an I/O error, memory full)', () => {
+    const db = new DatabaseSync(':memory:');
+    files.closeAfter(db);
+    shareReadsPerTurn(db);
+    const read = () => readInTurn(db, () => db.prepare('SELECT 1').get());
+    read();
+    const first = turnTransactionOf(db);
+    expect(db.isTransaction).toBe(true);
+    db.exec('ROLLBACK'); // what SQLite does on such an error
+    read();
+    expect(db.isTransaction).toBe(true);
+    expect(turnTransactionOf(db)).not.toBe(first);
   });
 });

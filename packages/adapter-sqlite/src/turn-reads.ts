@@ -2,8 +2,8 @@ import { type DatabaseSync, type StatementSync } from 'node:sqlite';
 
 /**
  * One read transaction that the reads of a connection share for the rest of a turn of
- * the event loop: begun by the turn's first read, ended at the end of the turn
- * (`setImmediate`), or sooner by `endTurnReads`.
+ * the event loop: begun by the turn's first read, ended by an immediate callback (at the
+ * end of the turn, for a read made in an I/O callback), or sooner by `endTurnReads`.
  *
  * Why: each read outside a transaction takes and drops a lock on the `-shm` file, two
  * `fcntl` calls; under load a turn serves many requests, and they share one pair. And a
@@ -17,31 +17,37 @@ import { type DatabaseSync, type StatementSync } from 'node:sqlite';
  * request that arrives while its turn is under way and is read in it (behind another one
  * on the same keep-alive connection not yet answered, or with more than 1024 sockets
  * ready at once). Writes of this thread end the transaction when answered, so a read after
- * one sees it.
+ * one sees it. That reasoning holds for reads made in I/O callbacks, as a server's are: a
+ * read in a timer or an immediate callback opens a transaction that lasts through the I/O
+ * callbacks after it.
  */
 class TurnTransaction {
   readonly #db: DatabaseSync;
   readonly #begin: StatementSync;
   readonly #commit: StatementSync;
-  /** Which transaction of the thread is open, while one is. */
-  #turn: number | undefined;
+  readonly #holdOff: () => boolean;
+  /** The open transaction's number, unique in the thread (a turn may have several: see endTurnReads). */
+  #number: number | undefined;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, holdOff: () => boolean) {
     this.#db = db;
+    this.#holdOff = holdOff;
     this.#begin = db.prepare('BEGIN');
     this.#commit = db.prepare('COMMIT');
   }
 
-  /** The open transaction's number, unique in the thread; undefined while none is open. */
-  get turn(): number | undefined {
-    return this.#turn;
+  /** The open transaction's number; undefined while none is open. */
+  get number(): number | undefined {
+    return this.#number;
   }
 
   /** Opens the turn's transaction unless it is open; SQLite takes the snapshot at the first read in it. */
   join(): void {
-    if (this.#turn !== undefined || !this.#db.isOpen || this.#db.isTransaction) return;
+    // An I/O error or a full memory makes SQLite roll a transaction back by itself.
+    if (this.#number !== undefined && this.#db.isOpen && !this.#db.isTransaction) this.end();
+    if (this.#number !== undefined || !this.#db.isOpen || this.#db.isTransaction || this.#holdOff()) return;
     this.#begin.run();
-    this.#turn = (turnsBegun += 1);
+    this.#number = (transactionsBegun += 1);
     openTransactions.add(this);
     setImmediate(() => {
       this.end();
@@ -50,25 +56,36 @@ class TurnTransaction {
 
   /** Ends it, if open: the next read takes a new snapshot. */
   end(): void {
-    if (this.#turn === undefined) return;
-    this.#turn = undefined;
+    if (this.#number === undefined) return;
+    this.#number = undefined;
     openTransactions.delete(this);
-    // Only reads ran in it, so COMMIT just lets the snapshot go.
-    if (this.#db.isOpen && this.#db.isTransaction) this.#commit.run();
+    if (!this.#db.isOpen || !this.#db.isTransaction) return;
+    try {
+      // Only reads ran in it, so COMMIT just lets the snapshot go.
+      this.#commit.run();
+    } catch {
+      this.#rollBack();
+    }
+  }
+
+  /** Never left open: every later read would see this snapshot. */
+  #rollBack(): void {
+    if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
   }
 }
 
 const sharing = new WeakMap<DatabaseSync, TurnTransaction>();
 const openTransactions = new Set<TurnTransaction>();
-let turnsBegun = 0;
+let transactionsBegun = 0;
 
 /**
- * Makes the reads on `db` run in the transaction of their turn. Only for a connection
- * whose owner writes through another one: a write on `db` itself, or a caller's BEGIN,
- * would land in that transaction.
+ * Makes the reads on `db` run in the transaction of their turn, save while `holdOff()`
+ * says (then each read runs alone, holding its snapshot for a moment only: see
+ * wal-limit.ts). Only for a connection whose owner writes through another one: a write on
+ * `db` itself, or a caller's BEGIN, would land in that transaction.
  */
-export function shareReadsPerTurn(db: DatabaseSync): void {
-  if (!sharing.has(db)) sharing.set(db, new TurnTransaction(db));
+export function shareReadsPerTurn(db: DatabaseSync, holdOff: () => boolean = () => false): void {
+  if (!sharing.has(db)) sharing.set(db, new TurnTransaction(db, holdOff));
 }
 
 /** Runs `read` on `db`, in the transaction of the turn when `db` shares one. */
@@ -77,7 +94,11 @@ export function readInTurn<T>(db: DatabaseSync, read: () => T): T {
   return read();
 }
 
-/** Ends the turn's transaction of every connection in this thread: reads after this see every commit made before. */
+/**
+ * Ends the turn's transaction of every connection in this thread, whatever its file: reads
+ * after this see every commit made before. A storage calls it when a write is answered, so
+ * that the write is seen by the reads after it, through any storage of the thread.
+ */
 export function endTurnReads(): void {
   for (const transaction of openTransactions) transaction.end();
 }
@@ -92,5 +113,5 @@ export function sharesReadsPerTurn(db: DatabaseSync): boolean {
  * `db` is in none, or in a caller's own.
  */
 export function turnTransactionOf(db: DatabaseSync): number | undefined {
-  return sharing.get(db)?.turn;
+  return sharing.get(db)?.number;
 }

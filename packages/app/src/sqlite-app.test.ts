@@ -197,7 +197,9 @@ describe('the app on SQLite, its default storage', () => {
     const find = (id: string) => send(reader, { path: `/api/v1/scale/${id}`, headers: { key } });
     const made = dataOf(await create(writer, '/api/v1/scale', { value: '12x36' }));
     const id = made.id ?? '';
-    // Found twice, so the reader keeps the record (a kept find must still see what follows).
+    // One request at a time: this checks that what a process keeps (records found by id)
+    // never hides another's answered write; turn-reads.test.ts shows the turns themselves.
+    // Found twice, so the reader keeps the record.
     expect(dataOf(await find(id)).value).toBe('12x36');
     expect(dataOf(await find(id)).value).toBe('12x36');
     for (const value of ['12x36 noturno', '12x36 diurno', '12x36']) {
