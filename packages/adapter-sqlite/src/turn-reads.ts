@@ -43,8 +43,6 @@ class TurnTransaction {
 
   /** Opens the turn's transaction unless it is open; SQLite takes the snapshot at the first read in it. */
   join(): void {
-    // An I/O error or a full memory makes SQLite roll a transaction back by itself.
-    if (this.#number !== undefined && this.#db.isOpen && !this.#db.isTransaction) this.end();
     if (this.#number !== undefined || !this.#db.isOpen || this.#db.isTransaction || this.#holdOff()) return;
     this.#begin.run();
     this.#number = (transactionsBegun += 1);
@@ -90,8 +88,16 @@ export function shareReadsPerTurn(db: DatabaseSync, holdOff: () => boolean = () 
 
 /** Runs `read` on `db`, in the transaction of the turn when `db` shares one. */
 export function readInTurn<T>(db: DatabaseSync, read: () => T): T {
-  sharing.get(db)?.join();
-  return read();
+  const transaction = sharing.get(db);
+  transaction?.join();
+  try {
+    return read();
+  } catch (error) {
+    // SQLite may have rolled the transaction back (an I/O error, memory full): the next
+    // read begins another rather than read outside one while taking this one for open.
+    transaction?.end();
+    throw error;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { runApp, send, type AppProcess, type HttpAnswer } from '@workplan/testing';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 // The built entry point, as `pnpm start` runs it (`pnpm test` builds first).
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -16,8 +16,17 @@ async function scratch(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'workplan-sqlite-app-'));
 }
 
+// Stopped after each test even when it failed midway: a process left running outlives
+// the test run, and loads the machine for whatever runs next (a benchmark, say).
+const running: AppProcess[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((app) => app.stop()));
+});
+
 function start(cwd: string, env: Record<string, string> = {}): AppProcess {
-  return runApp(main, { PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LOG_LEVEL: 'silent', ...env }, { cwd });
+  const app = runApp(main, { PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LOG_LEVEL: 'silent', ...env }, { cwd });
+  running.push(app);
+  return app;
 }
 
 const json = { 'content-type': 'application/json', key };
