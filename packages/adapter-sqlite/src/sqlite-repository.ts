@@ -102,8 +102,13 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   // read off before it starts.
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
     options?.signal?.throwIfAborted();
-    const row = guardSqliteCall(() => readInTurn(this.#db, () => this.#rowOf(id)));
+    const row = this.#read(() => this.#rowOf(id));
     return row === undefined ? undefined : this.#toRecord(row);
+  }
+
+  /** Runs a read on the connection, in its turn's transaction if it shares one, with node:sqlite's errors translated. */
+  #read<T>(read: () => T): T {
+    return guardSqliteCall(() => readInTurn(this.#db, read));
   }
 
   /** The row of `id`, kept or queried (`KeptFinds`). */
@@ -117,10 +122,10 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
     const key = `${page.skip}/${page.limit}`;
-    const stamp = guardSqliteCall(() => readInTurn(this.#db, () => this.#watch.stamp()));
+    const stamp = this.#read(() => this.#watch.stamp());
     let rows = this.#keptPages.get(key, stamp);
     if (rows === undefined) {
-      rows = guardSqliteCall(() => readInTurn(this.#db, () => this.#list.all(page.limit, page.skip)));
+      rows = this.#read(() => this.#list.all(page.limit, page.skip));
       this.#keptPages.set(key, stamp, rows);
     }
     return rows.map((row) => this.#toRecord(row));
@@ -154,7 +159,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
         return await write();
       } catch (error) {
         if (!isUniqueViolation(error)) throw translateSqliteError(error);
-        const found: unknown = guardSqliteCall(() => readInTurn(this.#db, () => this.#holderOf.get(key)));
+        const found: unknown = this.#read(() => this.#holderOf.get(key));
         const holder = Array.isArray(found) ? (found as unknown[])[0] : undefined;
         if (typeof holder === 'string') throw WorkplanError.conflict(holder);
         if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw WorkplanError.storageUnavailable(error);

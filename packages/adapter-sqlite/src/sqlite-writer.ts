@@ -144,9 +144,12 @@ export class ThreadWriter implements SqliteWriter {
     // A closing thread stays referenced: close() is awaited until it has ended.
     if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
     if (waiting === undefined) return;
-    this.#onAnswer();
-    if ('failure' in answer) waiting.reject(errorOf(answer.failure));
-    else waiting.resolve({ changes: answer.changes, row: answer.row });
+    try {
+      this.#onAnswer();
+    } finally {
+      if ('failure' in answer) waiting.reject(errorOf(answer.failure));
+      else waiting.resolve({ changes: answer.changes, row: answer.row });
+    }
   }
 
   /** The thread failed or ended: every write still waiting, and any sent later, is an outage. */

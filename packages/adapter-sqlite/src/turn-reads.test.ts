@@ -7,6 +7,7 @@ import { SqliteRecordRepository } from './sqlite-repository.js';
 import { type SqliteStorage } from './sqlite-storage.js';
 import { ThreadWriter } from './sqlite-writer.js';
 import { readInTurn, shareReadsPerTurn, turnTransactionOf } from './turn-reads.js';
+import { holdThread } from './test-support/hold-thread.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
 const files = useTempFiles();
@@ -33,10 +34,6 @@ function commitOn(db: DatabaseSync, text: string): string {
   return record.id;
 }
 
-/** Holds this thread for `ms`, as a busy turn of the event loop would. */
-function holdThread(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 /** Tells whether the turn it was made in has ended (an immediate callback ran since). */
 function turnWatch(): { ended: () => boolean } {
@@ -164,6 +161,17 @@ describe('a page listed by a storage on a file', () => {
     } finally {
       queries.mockRestore();
     }
+  });
+});
+
+describe('reads of a storage whose write thread is emptying the WAL', () => {
+  it('each stand alone meanwhile, holding no snapshot past the read', async () => {
+    vi.spyOn(ThreadWriter.prototype, 'isEmptyingWal').mockReturnValue(true);
+    const { storage, other } = storageAndOther();
+    const schedules = storage.repositories.workSchedules;
+    await nextTurn();
+    expect(await schedules.findById(commitOn(other, '12x36'))).toMatchObject({ value: '12x36' });
+    expect(await schedules.findById(commitOn(other, '6x1'))).toMatchObject({ value: '6x1' });
   });
 });
 

@@ -68,7 +68,11 @@ class TurnTransaction {
 
   /** Never left open: every later read would see this snapshot. */
   #rollBack(): void {
-    if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+    try {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+    } catch {
+      // A connection that cannot roll back is broken: its next read says so.
+    }
   }
 }
 

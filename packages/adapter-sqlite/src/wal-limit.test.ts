@@ -3,6 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ThreadWriter } from './sqlite-writer.js';
+import { holdThread } from './test-support/hold-thread.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
 const files = useTempFiles();
@@ -21,10 +22,6 @@ function fileWithThreadAndReader(): { path: string; writer: ThreadWriter; reader
   return { path, writer, reader };
 }
 
-/** Holds this thread for `ms`, as a turn's work would. */
-function holdThread(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 const walBytes = (path: string): number => statSync(`${path}-wal`).size;
 const body = 'x'.repeat(8000); // two pages and more a row
@@ -63,6 +60,8 @@ describe('the write thread', () => {
     expect(walBytes(path)).toBeGreaterThan(MB); // it could not be emptied
     // One wait of 100 ms for the reader, then none for a second: not one a write.
     expect(performance.now() - started).toBeLessThan(1500);
+    // And the reads of the storage's thread were asked to hold off only while it tried.
+    expect(writer.isEmptyingWal()).toBe(false);
     reader.exec('COMMIT');
   });
 });

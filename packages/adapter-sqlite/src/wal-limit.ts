@@ -5,8 +5,10 @@ import { type DatabaseSync, type StatementSync } from 'node:sqlite';
 export const WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 /** How long an emptying waits for readers still in the WAL before it gives up for now. */
 const WAIT_FOR_READERS_MS = 100;
-/** How long after an emptying that gave up the next one is tried. */
+/** How long after an emptying that gave up the next one is tried, doubled at each one that gives up in a row... */
 const RETRY_AFTER_MS = 1000;
+/** ...up to this. */
+const LONGEST_RETRY_MS = 60_000;
 
 /**
  * Keeps a database's WAL from growing without end. SQLite's own checkpoints (PASSIVE, in
@@ -18,8 +20,9 @@ const RETRY_AFTER_MS = 1000;
  *
  * Past `limitBytes`, the thread raises `emptying` (shared with the storage's thread, whose
  * reads then stop sharing their turns, so each holds the WAL for a moment only) and runs a
- * TRUNCATE checkpoint: it copies everything, waits for the readers left in the WAL, and
- * empties the file; `emptying` is lowered once it did.
+ * TRUNCATE checkpoint: it copies everything, waits for the readers left in the WAL (up to
+ * 100 ms: a reader of another process may hold a snapshot long), and empties the file.
+ * One that gives up is tried again after a second, then two, up to a minute.
  */
 export class WalLimit {
   readonly #db: DatabaseSync;
@@ -29,6 +32,7 @@ export class WalLimit {
   readonly #truncate: StatementSync;
   readonly #emptying: Int32Array;
   #notBefore = 0;
+  #retryAfterMs = RETRY_AFTER_MS;
 
   constructor(db: DatabaseSync, path: string, busyTimeoutMs: number, emptying: Int32Array, limitBytes = WAL_LIMIT_BYTES) {
     this.#db = db;
@@ -40,22 +44,30 @@ export class WalLimit {
     this.#truncate.setReturnArrays(true);
   }
 
-  /** After a write: empties the WAL when it is past the limit. Never throws: a WAL left long is no failed write. */
+  /**
+   * After a write: empties the WAL when it is past the limit, `emptying` raised only while
+   * it tries. Never throws: a WAL left long is no failed write.
+   */
   afterWrite(): void {
-    if (Date.now() < this.#notBefore) return;
-    if (Atomics.load(this.#emptying, 0) === 0 && this.#walBytes() < this.#limitBytes) return;
+    if (Date.now() < this.#notBefore || this.#walBytes() < this.#limitBytes) return;
     Atomics.store(this.#emptying, 0, 1);
     try {
       // A reader of another process may hold its snapshot long (a backup): wait briefly.
       this.#db.exec(`PRAGMA busy_timeout = ${WAIT_FOR_READERS_MS}`);
       const [busy] = (this.#truncate.get() as unknown[] | undefined) ?? [1];
-      if (busy === 0) Atomics.store(this.#emptying, 0, 0);
-      else this.#notBefore = Date.now() + RETRY_AFTER_MS;
+      if (busy === 0) this.#retryAfterMs = RETRY_AFTER_MS;
+      else this.#giveUpForNow();
     } catch {
-      this.#notBefore = Date.now() + RETRY_AFTER_MS;
+      this.#giveUpForNow();
     } finally {
+      Atomics.store(this.#emptying, 0, 0);
       this.#db.exec(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
     }
+  }
+
+  #giveUpForNow(): void {
+    this.#notBefore = Date.now() + this.#retryAfterMs;
+    this.#retryAfterMs = Math.min(this.#retryAfterMs * 2, LONGEST_RETRY_MS);
   }
 
   #walBytes(): number {
