@@ -16,8 +16,12 @@ const ONE_STEP = 2 ** 31 - 1;
  * file is only read: no migration, nothing written to it.
  */
 export async function backupDatabase(source: SqliteStorage | string, targetPath: string): Promise<number> {
-  if (typeof source !== 'string') return source.backup(targetPath);
-  const db = new DatabaseSync(resolve(source), { readOnly: true });
+  return typeof source === 'string' ? copyFile(source, targetPath) : source.backup(targetPath);
+}
+
+/** Copies the database file at `path` through a read-only connection of its own. */
+export async function copyFile(path: string, targetPath: string): Promise<number> {
+  const db = new DatabaseSync(resolve(path), { readOnly: true });
   try {
     return await copyDatabase(db, targetPath);
   } finally {

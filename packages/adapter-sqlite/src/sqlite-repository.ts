@@ -35,10 +35,10 @@ const COLUMNS = 'id, "text", created_at, updated_at';
  *
  * Pages listed lately are kept while nothing was committed since (`KeptPages`), and so
  * are records found by id where reads share their turn's transaction (`KeptFinds`; there
- * the stamp that checks them is read once per transaction of a turn): writes to the record tables on `db`
- * must go through these repositories, which count them; writes
- * by other connections are seen by SQLite's `data_version`, a write thread's among them
- * (for which the count is only belt and braces).
+ * the stamp that checks them is read once per transaction of a turn): writes to the
+ * record tables on `db` must go through these repositories, which count them; writes by
+ * other connections are seen by SQLite's `data_version`, a write thread's among them (for
+ * which the count is only belt and braces).
  */
 export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;

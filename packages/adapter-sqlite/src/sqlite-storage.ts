@@ -1,7 +1,7 @@
 import { repositoriesOf, type RecordKind, type Repositories } from '@workplan/core';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { backupDatabase, copyDatabase } from './backup.js';
+import { copyDatabase, copyFile } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure } from './open-errors.js';
@@ -154,7 +154,8 @@ export class SqliteStorage {
 
   /** Writes a consistent copy of the database to `targetPath` while it stays in use; resolves the pages copied. */
   async backup(targetPath: string): Promise<number> {
-    return this.path === ':memory:' ? copyDatabase(this.#db, targetPath) : backupDatabase(this.path, targetPath);
+    // A file through a connection of its own, so this one's reads do not wait for the copy.
+    return this.path === ':memory:' ? copyDatabase(this.#db, targetPath) : copyFile(this.path, targetPath);
   }
 
   /**
