@@ -50,8 +50,8 @@ const WRITE_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../dist/write-th
  * commit, and every commit that takes the WAL past 1000 pages also checkpoints it, with
  * an fsync of both files: a few times a second under a create load, for several ms each,
  * and every read waiting meanwhile waited with it. With the writes in this thread, finds on
- * the event loop run beside them: in WAL mode readers wait for no writer (figures in the
- * README's "On SQLite").
+ * the event loop run beside them: in WAL mode readers wait for no writer (figures in
+ * docs/benchmarks/README.md, "Measured by hand").
  *
  * One limit: a thread that dies between a commit and its answer (it runs only these
  * statements, so a crash of node:sqlite itself or memory running out) leaves that write

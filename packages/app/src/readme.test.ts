@@ -7,24 +7,26 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
 import { startService } from './service.js';
 
-const readmeUrl = new URL('../../../README.md', import.meta.url);
+/** A page of the repository a reader copies examples from: the README or one of docs/. */
+type Page = 'README.md' | 'docs/contract.md';
 
-/** The first shell block under `heading`: examples a reader copies as they are. */
-async function shellBlock(heading: string): Promise<string> {
-  const readme = await readFile(readmeUrl, 'utf8');
-  const section = readme.slice(readme.indexOf(`## ${heading}`));
-  const block = /```sh\n([\s\S]*?)```/u.exec(section)?.[1];
-  if (block === undefined) throw new Error(`README.md has no \`\`\`sh block under "## ${heading}"`);
+/** The first shell block under `heading` of `page`: examples a reader copies as they are. */
+async function shellBlock(page: Page, heading: string): Promise<string> {
+  const text = await readFile(new URL(`../../../${page}`, import.meta.url), 'utf8');
+  const start = text.indexOf(`## ${heading}`);
+  if (start === -1) throw new Error(`${page} has no heading "## ${heading}"`);
+  const block = /```sh\n([\s\S]*?)```/u.exec(text.slice(start))?.[1];
+  if (block === undefined) throw new Error(`${page} has no \`\`\`sh block under "## ${heading}"`);
   return block;
 }
 
 /**
- * Runs a README block twice against the app on one kept SQLite file (the records of the
+ * Runs a page's block twice against the app on one kept SQLite file (the records of the
  * first run must not clash with the second's), resolving each run's output. Only the
- * port differs: the README's app listens on 3000, this one on a free port.
+ * port differs: the page's app listens on 3000, this one on a free port.
  */
-async function runTwice(heading: string): Promise<string[]> {
-  const script = await shellBlock(heading);
+async function runTwice(page: Page, heading: string): Promise<string[]> {
+  const script = await shellBlock(page, heading);
   const file = join(await mkdtemp(join(tmpdir(), 'workplan-readme-')), 'workplan.db');
   const service = await startService(
     parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: 'local-dev-key-0123456789', LOG_LEVEL: 'silent', SQLITE_PATH: file }),
@@ -41,9 +43,9 @@ async function runTwice(heading: string): Promise<string[]> {
   }
 }
 
-describe('README', () => {
-  it('runs every curl example of "Try it" as written, each answering success, twice on one kept file', async () => {
-    for (const stdout of await runTwice('Try it')) {
+describe('the curl examples of the README and docs/', () => {
+  it('of the README\'s "Try it" run as written, each answering success, twice on one kept file', async () => {
+    for (const stdout of await runTwice('README.md', 'Try it')) {
       // curl prints bodies back to back, so count envelopes rather than lines.
       expect(stdout.match(/\{"success":true/gu)).toHaveLength(10);
       expect(stdout).not.toContain('"success":false');
@@ -52,8 +54,8 @@ describe('README', () => {
     }
   });
 
-  it('runs the conditional edit of "Edits that never overwrite each other": 200, then 412 for the stale tag, then 304', async () => {
-    for (const stdout of await runTwice('Edits that never overwrite each other')) {
+  it('of docs/contract.md\'s "Edits that never overwrite each other" answer 200, then 412 for the stale tag, then 304', async () => {
+    for (const stdout of await runTwice('docs/contract.md', 'Edits that never overwrite each other')) {
       const [edited, stale, notModified, deleted] = stdout.trim().split(/(?<=\})(?=[{0-9])|\n/u);
       expect(JSON.parse(edited ?? '')).toMatchObject({ success: true, data: { title: 'Gente e Gestão' } });
       expect(JSON.parse(stale ?? '')).toMatchObject({ success: false, error: { code: 'PRECONDITION_FAILED' } });
