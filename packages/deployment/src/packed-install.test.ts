@@ -133,6 +133,13 @@ describe.each(publishable.map((pkg) => [pkg.manifest.name] as const))('the tarba
     }
   });
 
+  it('says in its README that it is ES modules only, and how CommonJS loads it', async () => {
+    const readme = await readFile(join(of().unpacked, 'README.md'), 'utf8');
+    expect(readme).toContain('ES modules only');
+    expect(readme).toContain(`require('${name}')`);
+    expect(readme).toContain(`await import('${name}')`);
+  });
+
   it('names versions, not workspace links, in what it depends on', () => {
     expect(JSON.stringify(allDependencies(of().packedManifest))).not.toContain('workspace:');
   });
@@ -230,10 +237,13 @@ console.log(JSON.stringify({ created, listed: (await workplan.workSchedules.list
     expect(result.created.id).toMatch(UUID_V7);
   });
 
-  it('loads the core and an adapter with require, and creates a record', async () => {
+  it('loads every package with require, as each README tells a CommonJS caller, and creates a record', async () => {
     await writeFile(
       join(project, 'commonjs.cjs'),
-      `const { createWorkplan, workSchedule, costCenter } = require('@workplan/core');
+      `for (const name of ${JSON.stringify([...packed.keys()])}) {
+  if (Object.keys(require(name)).length === 0) throw new Error(name + ' exports nothing');
+}
+const { createWorkplan, workSchedule, costCenter } = require('@workplan/core');
 const { MemoryRecordRepository } = require('@workplan/adapter-memory');
 const workplan = createWorkplan({
   workSchedules: new MemoryRecordRepository(workSchedule),
