@@ -69,6 +69,11 @@ export function describeEntityTags(call: ContractCall): void {
       expect((await remove(String(other.record.id), '*')).status).toBe(200);
     });
 
+    it('answers If-Match: * on a missing record 404, existence being checked before the condition', async () => {
+      expectProblem(await update(MISSING_ID, '*'), 404, 'NOT_FOUND', messages.update);
+      expectProblem(await remove(MISSING_ID, '*'), 404, 'NOT_FOUND', messages.delete);
+    });
+
     it.each([
       ['an old tag', (_tag: string, old: string) => old],
       ['the current tag made weak', (tag: string) => `W/${tag}`],
