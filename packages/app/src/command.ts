@@ -39,8 +39,13 @@ async function serve(config: Config): Promise<void> {
       (error: unknown) => { log.error(`keys not reloaded, keeping the old ones: ${messageOf(error)}`); },
     );
   });
+  // Kept for the whole close, so that a second signal cannot end the process mid-way: Ctrl-C
+  // under `pnpm start` brings two at once, the terminal's and the one pnpm passes on.
+  let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
       log.info({ signal }, `${signal}: closing`);
       service.close().then(
         () => process.exit(0),
