@@ -1,8 +1,9 @@
 // `pnpm dev`: builds once, then keeps two processes running until Ctrl-C: `tsc -b --watch`,
 // which rebuilds every package on a change, and the app under `node --watch`, which
 // restarts it whenever a file it loaded is rebuilt. Settings come from the environment
-// and from `.env` in the working directory when there is one (`.env.example` lists them).
+// and from `.env` in the working directory when there is one as it starts (`.env.example` lists them).
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -16,9 +17,13 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 // The V8 settings `pnpm start` and the image pass, read from the build just made.
 const { NODE_FLAGS: nodeFlags } = await import(new URL('../packages/app/dist/node-flags.js', import.meta.url).href);
 
+// `.env` only when there is one: Node's watch mode, given an env file that is missing
+// (`--env-file-if-exists`), aborts on SIGTERM and leaves the app it ran serving.
+const envFile = existsSync('.env') ? ['--env-file=.env'] : [];
+
 const children = [
   spawn(process.execPath, [tsc, '-b', '--watch', '--preserveWatchOutput'], { cwd: root, stdio: 'inherit' }),
-  spawn(process.execPath, ['--watch', '--watch-preserve-output', '--env-file-if-exists=.env', ...nodeFlags, main], { stdio: 'inherit' }),
+  spawn(process.execPath, ['--watch', '--watch-preserve-output', ...envFile, ...nodeFlags, main], { stdio: 'inherit' }),
 ];
 
 // One ends, all end: Ctrl-C (or SIGTERM) stops both, and so does either one exiting. This

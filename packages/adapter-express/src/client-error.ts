@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { METHODS, STATUS_CODES } from 'node:http';
 import { type Duplex } from 'node:stream';
+import { problemJson } from './envelope.js';
 import { problems, routeMessages, type ErrorCode } from './problems.js';
 import { type AnsweredRequest } from './response-observer.js';
 
@@ -30,13 +31,9 @@ export function answerClientError(error: ClientError, socket: Duplex): UnparsedA
   }
   const method = methodOf(error.rawPacket);
   const code = codeOfClientError(error);
-  const { status, detail } = problems[code];
+  const { status } = problems[code];
   const requestId = randomUUID();
-  const body = JSON.stringify({
-    success: false,
-    message: routeMessages.badRequest,
-    error: { code, detail, requestId },
-  });
+  const body = problemJson(code, routeMessages.badRequest, requestId);
   socket.end(
     [
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,

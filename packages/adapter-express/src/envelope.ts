@@ -1,6 +1,6 @@
 import { type ServerResponse } from 'node:http';
 import { type Problem } from './problem-of.js';
-import { headersOf, problems, routeMessages } from './problems.js';
+import { headersOf, problems, routeMessages, type ErrorCode } from './problems.js';
 import { contextOf } from './request-context.js';
 
 /** Answers `{ success: true, data }`, or `{ success: true }` when there is no data. */
@@ -69,12 +69,16 @@ const LONG_BODY = 16_384;
  */
 export function sendProblem(res: ServerResponse, problem: Problem): void {
   const context = contextOf(res);
-  const { status, detail, routeMessage } = problems[problem.code];
+  const { status, routeMessage } = problems[problem.code];
   for (const [name, value] of Object.entries({ ...headersOf(problem.code), ...problem.headers })) res.setHeader(name, value);
-  const body = {
-    success: false,
-    message: context.message ?? routeMessage ?? routeMessages.badRequest,
-    error: { code: problem.code, detail, requestId: context.requestId, ...problem.members },
-  };
-  writeJson(res, status, JSON.stringify(body));
+  const message = context.message ?? routeMessage ?? routeMessages.badRequest;
+  writeJson(res, status, problemJson(problem.code, message, context.requestId, problem.members));
+}
+
+/**
+ * The contract's body of a failure, as JSON: the operation's `message`, and the code, the
+ * table's detail, the request id and any members of the problem's own under `error`.
+ */
+export function problemJson(code: ErrorCode, message: string, requestId: string, members: Readonly<Record<string, unknown>> = {}): string {
+  return JSON.stringify({ success: false, message, error: { code, detail: problems[code].detail, requestId, ...members } });
 }

@@ -8,10 +8,9 @@ export { type HitCounter } from './hit-store.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { drainable, type CutShort, type Drain } from './drain.js';
 export { createHttpServer, type HttpServerOptions } from './http-server.js';
-export { BODY_LIMIT_BYTES } from './json-body.js';
 export { docsRouter, openApiDocument, type Json } from './openapi/index.js';
 export { routeName } from './operation.js';
-export { problems, type ErrorCode } from './problems.js';
+export { BODY_LIMIT_BYTES, problems, type ErrorCode } from './problems.js';
 export { type AnsweredRequest, type ResponseObserver } from './response-observer.js';
 export { contextOf, type RequestContext } from './request-context.js';
 export {

@@ -2,9 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { MIMEType } from 'node:util';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { HttpFailure } from './http-failure.js';
-
-/** The contract's body size limit. */
-export const BODY_LIMIT_BYTES = 16 * 1024;
+import { BODY_LIMIT_BYTES } from './problems.js';
 
 /** Refuses a body that is not JSON in UTF-8 without a content encoding. */
 export function requireJsonMediaType(req: Request, _res: Response, next: NextFunction): void {

@@ -1,4 +1,4 @@
-import { type FieldIssue, type WorkplanErrorKind } from '@workplan/core';
+import { MAX_TEXT_LENGTH, type FieldIssue, type WorkplanErrorKind } from '@workplan/core';
 
 /** The machine codes of the contract's error table. */
 export type ErrorCode =
@@ -42,6 +42,9 @@ export interface ProblemEntry {
   readonly routeMessage?: string;
 }
 
+/** The contract's body size limit. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
 /** Seconds a client waits before trying a storage that did not answer. */
 export const STORAGE_RETRY_SECONDS = 2;
 
@@ -65,7 +68,7 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   },
   PRECONDITION_FAILED: { status: 412, detail: 'O registro foi alterado desde a versão informada em If-Match.' },
   CONFLICT: { status: 409, detail: 'Outro registro já usa este valor.' },
-  PAYLOAD_TOO_LARGE: { status: 413, detail: 'O corpo da requisição passa de 16 KiB.' },
+  PAYLOAD_TOO_LARGE: { status: 413, detail: `O corpo da requisição passa de ${BODY_LIMIT_BYTES / 1024} KiB.` },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     detail: 'O corpo deve ser JSON (application/json) em UTF-8, sem codificação de conteúdo.',
@@ -104,6 +107,6 @@ export const issueMessages: Readonly<Record<FieldIssue['rule'], string>> = {
   notString: 'Deve ser um texto.',
   malformedUnicode: 'Contém caracteres Unicode inválidos.',
   empty: 'Não pode ficar vazio.',
-  tooLong: 'Deve ter no máximo 200 caracteres.',
+  tooLong: `Deve ter no máximo ${MAX_TEXT_LENGTH} caracteres.`,
   controlCharacter: 'Não pode conter caracteres de controle.',
 };

@@ -72,6 +72,16 @@ describe('parseConfig', () => {
     );
   });
 
+  it.each([',', ' , ,', '   '])('refuses API_KEYS=%j, set but naming no key, rather than make a key for the run', (value) => {
+    expect(() => parseConfig({ API_KEYS: value })).toThrow(
+      new ConfigError(['API_KEYS is set but names no key: give keys separated by commas, or leave it unset']),
+    );
+  });
+
+  it('takes an empty API_KEYS as unset', () => {
+    expect(parseConfig({ API_KEYS: '' }).apiKeys).toEqual([]);
+  });
+
   it('warns of a MONGODB_URI that STORAGE does not use', () => {
     expect(parseConfig({ MONGODB_URI: 'mongodb://db/' }).warnings).toEqual([
       'MONGODB_URI is set but STORAGE is not mongodb: it is ignored',

@@ -80,7 +80,7 @@ export function parseConfig(env: Env): Config {
     port: read(() => integerSetting(env, 'PORT', 3000, 0, 65_535), 0),
     host: read(() => textSetting(env, 'HOST', '127.0.0.1'), ''),
     production: env.NODE_ENV === 'production',
-    apiKeys: read(() => keyList((env.API_KEYS ?? '').split(','), 'API_KEYS'), []),
+    apiKeys: read(() => apiKeysSetting(env.API_KEYS), []),
     apiKeysFile: blankToUndefined(env.API_KEYS_FILE),
     storage: read(() => oneOf(env, 'STORAGE', STORAGE_KINDS, 'sqlite'), 'sqlite'),
     sqlitePath: resolve(textSetting(env, 'SQLITE_PATH', DEFAULT_SQLITE_PATH)),
@@ -144,6 +144,18 @@ export function keyList(candidates: readonly string[], source: string): string[]
   if (long > 0) {
     throw new Error(`${source} holds ${long} key(s) longer than ${MAX_KEY_BYTES} bytes`);
   }
+  return keys;
+}
+
+/**
+ * The keys of API_KEYS. Empty means unset; set to nothing but commas and blanks is a slip
+ * (a variable that expanded to nothing), refused rather than read as no key at all, which
+ * would have the service make a key of its own for the run.
+ */
+function apiKeysSetting(raw: string | undefined): string[] {
+  if (raw === undefined || raw === '') return [];
+  const keys = keyList(raw.split(','), 'API_KEYS');
+  if (keys.length === 0) throw new Error('API_KEYS is set but names no key: give keys separated by commas, or leave it unset');
   return keys;
 }
 

@@ -46,6 +46,13 @@ describe('main', () => {
     expect(app.output()).toContain('STORAGE must be one of sqlite, memory, mongodb, not "paper"');
   });
 
+  it('refuses an API_KEYS that names no key in one line, rather than make a key for the run', async () => {
+    const app = run({ PORT: '0', HOST: '127.0.0.1', API_KEYS: ' , ' });
+    const [code] = await app.exited;
+    expect(code).toBe(1);
+    expect(app.output()).toBe('invalid configuration:\n  - API_KEYS is set but names no key: give keys separated by commas, or leave it unset\n');
+  });
+
   it('logs one JSON line per request with the route pattern and key fingerprint, never the key', async () => {
     const key = 'production-key-0123456789';
     const app = run({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', API_KEYS: key });

@@ -20,8 +20,22 @@ export interface AppProcess {
  * so a test never reads the developer's environment or writes into the repository.
  */
 export function runApp(main: string, env: Readonly<Record<string, string>>, options: { cwd?: string; args?: readonly string[] } = {}): AppProcess {
-  const child = spawn(process.execPath, [main, ...(options.args ?? [])], {
+  return runCommand(process.execPath, [main, ...(options.args ?? [])], env, options);
+}
+
+/**
+ * Runs `command` (found on PATH) as `runApp` runs the app, such as `pnpm start`. `detached`
+ * makes it the leader of a process group of its own, as a shell does for a command it runs.
+ */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  options: { cwd?: string; detached?: boolean } = {},
+): AppProcess {
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', ...env },
+    detached: options.detached ?? false,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   let output = '';

@@ -1,5 +1,5 @@
 /** @workplan/testing: contract suites, builders, hostile-request generators and the OpenAPI oracle shared by the tests. */
-export { runApp, type AppProcess } from './app-process.js';
+export { runApp, runCommand, type AppProcess } from './app-process.js';
 export {
   chromiumIsRequired,
   chromiumPath,
