@@ -1,10 +1,12 @@
 import { uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { backupDatabase } from './backup.js';
+import { SqliteOpenError } from './open-errors.js';
 import { type SqliteStorage } from './sqlite-storage.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
@@ -67,5 +69,21 @@ describe('backupDatabase', () => {
     await backupDatabase(path, target);
     const copy = files.open({ path: target });
     await expect(copy.repositories.workSchedules.list({ skip: 0, limit: 10 })).resolves.toEqual(records);
+  });
+
+  it('refuses a source that is no database, or a target that is not one, naming the file, and makes no copy (SQLite fault 6)', async () => {
+    const folder = files.folder();
+    const notes = join(folder, 'notes.txt');
+    writeFileSync(notes, 'not a database\n'.repeat(50));
+    const target = join(folder, 'copy.db');
+    await expect(backupDatabase(notes, target)).rejects.toSatisfy(
+      (error) => SqliteOpenError.is(error) && error.kind === 'notADatabase' && error.message === `${notes} is not a SQLite database`,
+    );
+    expect(existsSync(target)).toBe(false);
+    const source = files.databasePath();
+    await files.open({ path: source }).close();
+    await expect(backupDatabase(source, notes)).rejects.toSatisfy(
+      (error) => SqliteOpenError.is(error) && error.kind === 'notADatabase' && error.path === notes,
+    );
   });
 });

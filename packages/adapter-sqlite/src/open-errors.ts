@@ -1,15 +1,16 @@
 import { isBusy, primaryCodeOf } from './sqlite-errors.js';
 
-/** Why a database file was refused at open. */
-export type SqliteOpenErrorKind = 'newerSchema' | 'notADatabase' | 'unwritable' | 'locked';
+/** Why a database file was refused at open, or by a backup. */
+export type SqliteOpenErrorKind = 'newerSchema' | 'notADatabase' | 'foreign' | 'corrupt' | 'unwritable' | 'unreadable' | 'locked';
 
 const brand = Symbol.for('@workplan/adapter-sqlite/SqliteOpenError');
 
 const SQLITE_CANTOPEN = 14;
 const SQLITE_READONLY = 8;
+const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 
-/** A file `SqliteStorage.open` refused, leaving it as it was; `message` is one line naming the file. */
+/** A file `SqliteStorage.open` or a backup refused, leaving it as it was; `message` is one line naming the file. */
 export class SqliteOpenError extends Error {
   readonly [brand] = true;
   override readonly name = 'SqliteOpenError';
@@ -33,11 +34,26 @@ export class SqliteOpenError extends Error {
     const message = `${path} was written by schema version ${found}; this workplan knows up to version ${known}`;
     return new SqliteOpenError('newerSchema', path, message);
   }
+
+  /** A SQLite database that holds tables workplan did not make, or not those its schema version says. */
+  static foreign(path: string, reason: string): SqliteOpenError {
+    return new SqliteOpenError('foreign', path, `${path} is not a workplan database: ${reason}`);
+  }
+
+  /** SQLite's own check found the file damaged (`finding` is its first line). */
+  static corrupt(path: string, finding: string, options?: ErrorOptions): SqliteOpenError {
+    return new SqliteOpenError('corrupt', path, `${path} is corrupt (${oneLine(finding)}); restore it from a backup`, options);
+  }
+
+  /** This process may not write the file or its folder (`denied` says which, with the reason). */
+  static readOnly(path: string, denied: string): SqliteOpenError {
+    return new SqliteOpenError('unwritable', path, `${path} cannot be written: this process may not write ${denied}`);
+  }
 }
 
 /**
  * The error `open` throws for a failure: a SqliteOpenError for the refusals it knows,
- * the failure itself for anything else (a bug, a corrupt page) so nothing is hidden.
+ * the failure itself for anything else (a bug, say) so nothing is hidden.
  */
 export function explainOpenFailure(error: unknown, path: string, busyTimeoutMs: number): unknown {
   if (SqliteOpenError.is(error)) return error;
@@ -47,10 +63,17 @@ export function explainOpenFailure(error: unknown, path: string, busyTimeoutMs: 
   }
   const primary = primaryCodeOf(error);
   if (primary === SQLITE_NOTADB) return refuse('notADatabase', `${path} is not a SQLite database`);
+  if (primary === SQLITE_CORRUPT) return SqliteOpenError.corrupt(path, messageOf(error), { cause: error });
   if (primary === SQLITE_CANTOPEN || primary === SQLITE_READONLY || isFolderFailure(error)) {
-    return refuse('unwritable', `${path} cannot be created or written (${oneLine(error)})`);
+    return refuse('unwritable', `${path} cannot be created or written (${oneLine(messageOf(error))})`);
   }
   return error;
+}
+
+/** The error for a file that was only to be read, a backup's source: one SQLite cannot open is unreadable, the rest as at open. */
+export function explainReadFailure(error: unknown, path: string): unknown {
+  if (primaryCodeOf(error) !== SQLITE_CANTOPEN) return explainOpenFailure(error, path, 0);
+  return new SqliteOpenError('unreadable', path, `${path} cannot be read (${oneLine(messageOf(error))})`, { cause: error });
 }
 
 /** A failure of making the file's folder, such as ENOTDIR or EACCES from mkdir. */
@@ -58,6 +81,10 @@ function isFolderFailure(error: unknown): boolean {
   return error instanceof Error && 'syscall' in error && error.syscall === 'mkdir';
 }
 
-function oneLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/gu, ' ');
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/gu, ' ');
 }

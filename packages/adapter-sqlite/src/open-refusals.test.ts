@@ -1,5 +1,7 @@
+import { uniquenessKey, workSchedule } from '@workplan/core';
+import { buildRecord, damageTablePage } from '@workplan/testing';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SqliteOpenError, type SqliteOpenErrorKind } from './open-errors.js';
@@ -98,5 +100,70 @@ describe('SqliteStorage.open refuses', () => {
     const before = readFileSync(path);
     expectRefusal(path, 'locked', `${path} is locked by another connection (still busy after 50 ms)`);
     expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
+
+/** A SQLite file `sql` makes, and the one file of its folder. */
+function otherDatabase(sql: string): string {
+  const path = files.databasePath();
+  const db = new DatabaseSync(path);
+  db.exec(sql);
+  db.close();
+  return path;
+}
+
+/** Expects a refusal that leaves the file byte for byte as it was, and no file beside it (no -wal, no -shm). */
+function expectUntouchedRefusal(path: string, kind: SqliteOpenErrorKind, message: string | RegExp): void {
+  const before = readFileSync(path);
+  expectRefusal(path, kind, message);
+  expect(readFileSync(path).equals(before)).toBe(true);
+  expect(readdirSync(dirname(path))).toEqual([basename(path)]);
+}
+
+describe('SqliteStorage.open, before it writes anything, refuses (SQLite fault 5)', () => {
+  it.each(['wal', 'delete'] as const)("another application's database (%s journal)", (mode) => {
+    const path = otherDatabase(`PRAGMA journal_mode = ${mode}; CREATE TABLE payroll (employee TEXT, cents INTEGER); INSERT INTO payroll VALUES ('Ana', 512000)`);
+    expectUntouchedRefusal(path, 'foreign', `${path} is not a workplan database: it holds payroll and no workplan schema version`);
+  });
+
+  it('a database whose work_schedules table has another shape', () => {
+    const path = otherDatabase("CREATE TABLE work_schedules (name TEXT, hours INTEGER); INSERT INTO work_schedules VALUES ('12x36', 12)");
+    expectUntouchedRefusal(path, 'foreign', `${path} is not a workplan database: it holds work_schedules and no workplan schema version`);
+  });
+
+  it("a database at workplan's schema version whose tables are not workplan's, naming what differs", () => {
+    const payroll = otherDatabase('PRAGMA user_version = 2; CREATE TABLE payroll (employee TEXT)');
+    expectUntouchedRefusal(payroll, 'foreign', `${payroll} is not a workplan database: it says schema version 2, but it has no table cost_centers`);
+    const reshaped = otherDatabase('PRAGMA user_version = 1; CREATE TABLE cost_centers (id TEXT); CREATE TABLE work_schedules (id TEXT)');
+    expectUntouchedRefusal(reshaped, 'foreign', `${reshaped} is not a workplan database: it says schema version 1, but its table cost_centers has other columns`);
+  });
+
+  it('a workplan database with a corrupt page, which it would otherwise serve until a write failed', async () => {
+    const path = files.databasePath();
+    const storage = SqliteStorage.open({ path });
+    for (let n = 0; n < 200; n += 1) {
+      const record = buildRecord(workSchedule, { text: `escala ${String(n)} ${'x'.repeat(40)}` });
+      await storage.repositories.workSchedules.insert(record, uniquenessKey(record.value));
+    }
+    await storage.close();
+    damageTablePage(path, 'work_schedules');
+    expectUntouchedRefusal(path, 'corrupt', new RegExp(`^${path} is corrupt \\(quick_check: .*page.*\\); restore it from a backup$`, 'u'));
+  });
+});
+
+describe('SqliteStorage.open takes as new', () => {
+  it.each([
+    ['a file of no bytes', (path: string) => { writeFileSync(path, ''); }],
+    ['a database with no tables', (path: string) => {
+      const db = new DatabaseSync(path);
+      db.exec('PRAGMA page_size = 8192; VACUUM');
+      db.close();
+    }],
+  ])("%s, and makes workplan's tables in it", async (_, make) => {
+    const path = files.databasePath();
+    make(path);
+    expect(existsSync(path)).toBe(true);
+    const storage = files.open({ path });
+    await expect(storage.repositories.workSchedules.list({ skip: 0, limit: 1 })).resolves.toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { costCenter, workSchedule } from '@workplan/core';
-import { type DatabaseSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import { SqliteOpenError } from './open-errors.js';
 import { createRecordTableSql } from './record-table.js';
 import { CREATE_HIT_TABLE_SQL } from './sqlite-hit-counter.js';
@@ -30,10 +30,37 @@ export function readSchemaVersion(db: DatabaseSync): number {
   return version;
 }
 
-/** Refuses a file written by a newer schema than this code knows; it only reads, so the file stays as it was. */
-export function refuseNewerSchema(db: DatabaseSync, path: string): void {
-  const found = readSchemaVersion(db);
-  if (found > SCHEMA_VERSION) throw SqliteOpenError.newerSchema(path, found, SCHEMA_VERSION);
+/**
+ * How a file's tables and indexes differ from those the migrations make up to `version`,
+ * or undefined when it holds them all with the same columns (more of its own are let be).
+ * What the migrations make is read from a database they build in memory, so this never
+ * needs its own list of what each version holds.
+ */
+export function schemaDifference(db: DatabaseSync, version: number): string | undefined {
+  const made = new DatabaseSync(':memory:');
+  try {
+    for (const step of MIGRATIONS.slice(0, version)) step(made);
+    const found = shapesOf(db);
+    for (const [object, shape] of shapesOf(made)) {
+      if (!found.has(object)) return `it has no ${object}`;
+      if (found.get(object) !== shape) return `its ${object} has other columns`;
+    }
+    return undefined;
+  } finally {
+    made.close();
+  }
+}
+
+/** Each table and index (`table work_schedules`), with its columns as SQLite describes them. */
+function shapesOf(db: DatabaseSync): Map<string, string> {
+  const objects = db.prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index') ORDER BY name").all();
+  return new Map(
+    objects.map(({ type, name }) => {
+      // `type` is one of the two words the query lets through, so it may name the pragma.
+      const columns = db.prepare(`SELECT * FROM pragma_${String(type)}_xinfo(?)`).all(String(name));
+      return [`${String(type)} ${String(name)}`, JSON.stringify(columns)];
+    }),
+  );
 }
 
 /**

@@ -4,8 +4,9 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { copyDatabase, copyFile } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { makeFolder } from './make-folder.js';
+import { admitFile, refuseReadOnly } from './file-admission.js';
 import { explainOpenFailure } from './open-errors.js';
-import { migrate, refuseNewerSchema } from './schema.js';
+import { migrate } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
@@ -75,8 +76,9 @@ export class SqliteStorage {
 
   /**
    * Opens (or creates) the file and brings its schema up to date. Throws a
-   * SqliteOpenError, leaving the file as it was, when it is not a SQLite database, was
-   * written by a newer schema, cannot be created or written, or stays locked.
+   * SqliteOpenError, leaving the file as it was, when it is not a SQLite database, is
+   * another application's, was written by a newer schema, is corrupt, cannot be created or
+   * written by this process, or stays locked.
    */
   static open(options: SqliteStorageOptions): SqliteStorage {
     const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
@@ -95,14 +97,16 @@ export class SqliteStorage {
     let db: DatabaseSync | undefined;
     let writer: SqliteWriter | undefined;
     try {
-      if (path !== ':memory:') makeFolder(dirname(path));
+      if (path !== ':memory:') {
+        makeFolder(dirname(path));
+        refuseReadOnly(path);
+      }
       db = new DatabaseSync(path, { timeout: busyTimeoutMs });
       // The same for both connections: the write thread's commits are the ones that sync.
       const synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
       db.exec(`PRAGMA synchronous = ${synchronous}`);
-      // Read before anything writes: switching to WAL rewrites the header of a file in
-      // rollback mode, and a refused file must stay byte for byte as it was.
-      refuseNewerSchema(db, path);
+      // Before anything writes: a refused file must stay byte for byte as it was.
+      admitFile(db, path);
       // WAL lets readers go on while one connection writes.
       db.exec('PRAGMA journal_mode = WAL');
       migrate(db, path);

@@ -5,10 +5,11 @@ import { backupCommand } from './backup-command.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { startService } from './service.js';
 
+const [command, ...args] = process.argv.slice(2);
+
 /** `workplan backup <file>` copies the SQLite file; `workplan` alone runs the service. */
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
-  const [command, ...args] = process.argv.slice(2);
   if (command === 'backup') {
     await backupCommand(config, args);
     return;
@@ -70,6 +71,7 @@ function messageOf(error: unknown): string {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : `workplan did not start: ${messageOf(error)}`);
+  const failed = command === 'backup' ? 'workplan backup failed' : 'workplan did not start';
+  console.error(error instanceof ConfigError ? error.message : `${failed}: ${messageOf(error)}`);
   process.exit(1);
 });

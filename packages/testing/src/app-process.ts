@@ -15,12 +15,23 @@ export interface AppProcess {
   stop(): Promise<number | null>;
 }
 
+/** Where and how the app runs. */
+export interface RunOptions {
+  readonly cwd?: string;
+  /** Its command-line arguments. */
+  readonly args?: readonly string[];
+  /** A command that runs node in its stead, such as `setpriv` and its options, to run the app with fewer rights. */
+  readonly launcher?: readonly string[];
+}
+
 /**
  * Runs the built app (`main`, the path of `dist/main.js`) with only `env` and PATH, in `cwd`,
  * so a test never reads the developer's environment or writes into the repository.
  */
-export function runApp(main: string, env: Readonly<Record<string, string>>, options: { cwd?: string; args?: readonly string[] } = {}): AppProcess {
-  return runCommand(process.execPath, [main, ...(options.args ?? [])], env, options);
+export function runApp(main: string, env: Readonly<Record<string, string>>, options: RunOptions = {}): AppProcess {
+  // `node main.js args`, after the launcher if there is one.
+  const [command = process.execPath, ...commandArgs] = [...(options.launcher ?? []), process.execPath, main, ...(options.args ?? [])];
+  return runCommand(command, commandArgs, env, options);
 }
 
 /**

@@ -1,5 +1,5 @@
 /** @workplan/testing: contract suites, builders, hostile-request generators and the OpenAPI oracle shared by the tests. */
-export { runApp, runCommand, type AppProcess } from './app-process.js';
+export { runApp, runCommand, type AppProcess, type RunOptions } from './app-process.js';
 export {
   chromiumIsRequired,
   chromiumPath,
@@ -12,6 +12,7 @@ export {
   type PageWatch,
 } from './browser.js';
 export { send, sendRaw, untilReady, type HttpAnswer, type HttpCall } from './http-client.js';
+export { damageTablePage } from './damaged-page.js';
 export { describeHttpContract } from './http-contract.js';
 export {
   contractResources,
