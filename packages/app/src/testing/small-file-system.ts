@@ -23,7 +23,8 @@ export function mountSmallFileSystem(size: string): SmallFileSystem | string {
   const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', folder], { encoding: 'utf8' });
   if (mounted.error !== undefined || mounted.status !== 0) {
     rmSync(folder, { recursive: true, force: true });
-    return `mount -t tmpfs -o size=${size} failed (${(mounted.error?.message ?? mounted.stderr).trim()}): needs root or CAP_SYS_ADMIN`;
+    const why = (mounted.error?.message ?? mounted.stderr).replace(/\s+/gu, ' ').trim();
+    return `mount -t tmpfs -o size=${size} failed (${why}): needs root or CAP_SYS_ADMIN`;
   }
   return {
     folder,
