@@ -48,12 +48,13 @@ export function drainable(server: Server): Drain {
     await new Promise((resolve) => setTimeout(resolve, IDLE_GRACE_MS));
     server.closeIdleConnections();
     let cut: CutShort = { requests: 0, connections: 0 };
+    // `timeoutMs` counts from the drain's start, the grace included.
     const timer = setTimeout(() => {
       cut = { requests: inFlight.size, connections: sockets.size };
       server.closeAllConnections();
       // A socket Node does not count as an HTTP connection yet (nothing read) is closed too.
       for (const socket of sockets) socket.destroy();
-    }, timeoutMs);
+    }, Math.max(0, timeoutMs - IDLE_GRACE_MS));
     await closed;
     clearTimeout(timer);
     return cut;

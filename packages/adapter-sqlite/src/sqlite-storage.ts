@@ -1,8 +1,11 @@
-import { repositoriesOf, type RecordKind, type Repositories } from '@workplan/core';
+import { repositoriesOf, wrapRepositories, type RecordKind, type Repositories } from '@workplan/core';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { copyDatabase, copyFile } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
+import { FileFaults, type StorageReport } from './file-faults.js';
+import { fileMovedError, FileIdentity } from './file-identity.js';
 import { makeFolder } from './make-folder.js';
 import { admitFile, refuseReadOnly } from './file-admission.js';
 import { explainOpenFailure } from './open-errors.js';
@@ -17,7 +20,13 @@ export interface SqliteStorageOptions {
   readonly path: string;
   /** `normal` (default) may lose the last commits on a power cut, never on a crash of the process; `full` loses none. */
   readonly synchronous?: 'normal' | 'full';
-  /** How long a statement waits for another connection's lock before giving up; default 2000. */
+  /**
+   * Told when the file stops serving (full, failing, damaged, deleted or replaced under the
+   * storage), again every few seconds at most while that lasts, and when it serves again;
+   * calls meanwhile reject with `storageUnavailable`. Unset, nothing is told.
+   */
+  readonly report?: (report: StorageReport) => void;
+  /** How long a statement waits for another connection's lock before giving up (a write: from when it was sent, its wait behind earlier writes included); default 2000. */
   readonly busyTimeoutMs?: number;
   /**
    * Reads in one turn of the event loop share one read transaction, and records found are
@@ -47,6 +56,14 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
 
 const SYNCHRONOUS_NAMES = ['off', 'normal', 'full', 'extra'] as const;
 
+/** How often the path is checked to still name the file opened (writes check it each, in their thread). */
+const IDENTITY_CHECK_MS = 1000;
+
+// Readiness, while writes fail for the file's sake, tries one: a row of the rate limiter's
+// table under a key no client can have (a NUL), in a window that ended at once, so the
+// first hit of the next window deletes it.
+const WRITE_PROBE_KEY = '\u0000readiness';
+
 /**
  * One SQLite connection in WAL mode and the repositories over it, a table per kind of
  * record. Several storages, in this process or others, may share one file; the database
@@ -61,17 +78,25 @@ export class SqliteStorage {
   readonly repositories: Repositories;
   /** The rate limiter's counts, shared by every process serving the file. */
   readonly hitCounter: SqliteHitCounter;
+  /** Whether opening made the file: there was none at the path. */
+  readonly created: boolean;
   readonly #db: DatabaseSync;
   readonly #writer: SqliteWriter;
   readonly #readiness: StatementSync;
+  readonly #faults: FileFaults;
+  readonly #identityCheck: NodeJS.Timeout | undefined;
 
-  private constructor(db: DatabaseSync, path: string, writer: SqliteWriter) {
+  private constructor(db: DatabaseSync, path: string, writer: SqliteWriter, created: boolean, report: (report: StorageReport) => void) {
     this.#db = db;
-    this.#writer = writer;
+    this.#faults = new FileFaults(path, report);
+    this.#writer = this.#faults.watchWrites(writer);
     this.path = path;
+    this.created = created;
     this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
-    this.repositories = repositoriesOf((kind) => this.repositoryFor(kind));
-    this.hitCounter = new SqliteHitCounter(db, writer);
+    const repositories = repositoriesOf((kind) => this.repositoryFor(kind));
+    this.repositories = wrapRepositories(repositories, (repository) => this.#faults.watchReads(repository));
+    this.hitCounter = new SqliteHitCounter(db, this.#writer);
+    this.#identityCheck = path === ':memory:' ? undefined : this.#checkIdentity(new FileIdentity(path));
   }
 
   /**
@@ -94,6 +119,7 @@ export class SqliteStorage {
   }
 
   static #connect(path: string, options: SqliteStorageOptions, busyTimeoutMs: number): SqliteStorage {
+    const created = path !== ':memory:' && !existsSync(path);
     let db: DatabaseSync | undefined;
     let writer: SqliteWriter | undefined;
     try {
@@ -120,7 +146,7 @@ export class SqliteStorage {
         // Writes go to the thread, so this connection only reads.
         if (options.shareReadsPerTurn === true) shareReadsPerTurn(db, () => thread.isEmptyingWal());
       }
-      return new SqliteStorage(db, path, writer);
+      return new SqliteStorage(db, path, writer, created, options.report ?? (() => undefined));
     } catch (error) {
       void writer?.close();
       if (db?.isOpen === true) db.close();
@@ -128,20 +154,44 @@ export class SqliteStorage {
     }
   }
 
+  /** Checks, every IDENTITY_CHECK_MS, that the path names the file opened: while it does not, every call is refused. */
+  #checkIdentity(file: FileIdentity): NodeJS.Timeout {
+    const check = setInterval(() => {
+      void file.isUnchangedAsync().then((unchanged) => {
+        if (!unchanged && !this.#faults.isMoved) this.#faults.noteFailure(fileMovedError());
+        if (unchanged && this.#faults.isMoved) this.#faults.noteServing();
+      });
+    }, IDENTITY_CHECK_MS);
+    // The check alone must not keep a process alive.
+    check.unref();
+    return check;
+  }
+
   /** A repository for any kind whose table the schema has; make it once per kind and keep it. */
   repositoryFor<F extends string>(kind: RecordKind<F>): SqliteRecordRepository<F> {
     return new SqliteRecordRepository(this.#db, kind, this.#writer);
   }
 
-  /** Resolves whether the database can be read, and the write thread takes writes. */
+  /**
+   * Resolves whether the database can be read, the write thread takes writes, the path
+   * still names the file opened, and writes do not fail for the file's sake (while they
+   * did, one is tried).
+   */
   async isReady(): Promise<boolean> {
     try {
       this.#readiness.get();
-      return this.#writer.isWorking();
     } catch {
       // Any failure to read, closed or broken, means no.
       return false;
     }
+    if (!this.#writer.isWorking() || this.#faults.isMoved) return false;
+    if (this.#faults.isFailing) await this.hitCounter.hit(WRITE_PROBE_KEY, 0, 0).catch(() => undefined);
+    return !this.#faults.isFailing;
+  }
+
+  /** From now on no write begins; those sent and not yet begun reject with `storageUnavailable`, unwritten (see `close`). */
+  stopWrites(): void {
+    this.#writer.stopWrites();
   }
 
   /** The settings the connection runs with, as SQLite reports them. */
@@ -165,9 +215,12 @@ export class SqliteStorage {
   /**
    * Refuses new writes, lets those already sent finish (a clash among them still reads its
    * holder), then closes the connection; the repositories fail after this. Closing twice
-   * is harmless.
+   * is harmless. Writes waiting on another process's lock may each wait out the busy
+   * timeout: `stopWrites` first, to close without waiting for those not yet begun.
    */
   async close(): Promise<void> {
+    clearInterval(this.#identityCheck);
+    this.#faults.stop();
     await this.#writer.close();
     if (this.#db.isOpen) this.#db.close();
   }

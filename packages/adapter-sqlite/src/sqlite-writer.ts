@@ -1,6 +1,7 @@
 import { WorkplanError } from '@workplan/core';
 import { type DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { BegunWrites } from './begun-writes.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
 import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-thread.js';
@@ -18,7 +19,16 @@ export interface SqliteWriter {
   close(): Promise<void>;
   /** Whether it can take writes. */
   isWorking(): boolean;
+  /**
+   * From now on no write begins: those sent and not yet begun reject at once with
+   * `storageUnavailable`, none of them having reached the file, and so do later ones; a
+   * write in progress still gets its answer (one waiting for a lock gives up soon, unwritten).
+   */
+  stopWrites(): void;
 }
+
+/** Why a write was refused after `stopWrites`, for the logs. */
+const WRITES_STOPPED = new Error('writes were stopped (the storage is closing) before this one began');
 
 /**
  * Writes on the connection the reads use, each done before the call returns. For a
@@ -27,13 +37,20 @@ export interface SqliteWriter {
  */
 export function sameConnectionWriter(db: DatabaseSync): SqliteWriter {
   const write = writesOn(db);
+  let stopped = false;
   // Async, so a write that throws rejects; it still runs before the call returns.
-  const settle = async (method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> => write(method, sql, params);
+  const settle = async (method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> => {
+    if (stopped) throw WorkplanError.storageUnavailable(WRITES_STOPPED);
+    return write(method, sql, params);
+  };
   return {
     run: (sql, params) => settle('run', sql, params),
     get: (sql, params) => settle('get', sql, params),
     close: async () => undefined,
     isWorking: () => db.isOpen,
+    stopWrites: () => {
+      stopped = true;
+    },
   };
 }
 
@@ -67,6 +84,8 @@ export class ThreadWriter implements SqliteWriter {
   /** Why the thread can take no more writes, once it cannot. */
   #gone: unknown;
 
+  readonly #busyTimeoutMs: number;
+  readonly #begun = new BegunWrites();
   readonly #onAnswer: () => void;
   /** Raised by the thread while it empties the WAL (wal-limit.ts). */
   readonly #walEmptying = new Int32Array(new SharedArrayBuffer(4));
@@ -74,8 +93,9 @@ export class ThreadWriter implements SqliteWriter {
   /** `onAnswer` runs as each write is answered, before its caller hears of it. */
   constructor(options: WriteThreadOptions, { onAnswer = () => undefined, script = WRITE_THREAD }: { onAnswer?: () => void; script?: URL | undefined } = {}) {
     this.#onAnswer = onAnswer;
+    this.#busyTimeoutMs = options.busyTimeoutMs;
     // No flags of the program's (`--input-type` would stop the thread): it needs none.
-    const workerData: WriteThreadData = { ...options, walEmptying: this.#walEmptying };
+    const workerData: WriteThreadData = { ...options, walEmptying: this.#walEmptying, begun: this.#begun.cell };
     this.#worker = new Worker(script, { workerData, execArgv: [] });
     this.#worker.on('message', (answer: WriteAnswer) => {
       this.#settle(answer);
@@ -116,6 +136,16 @@ export class ThreadWriter implements SqliteWriter {
     return !this.#closed && this.#gone === undefined;
   }
 
+  stopWrites(): void {
+    const lastBegun = this.#begun.stop();
+    for (const [id, waiting] of this.#waiting) {
+      if (id <= lastBegun) continue;
+      this.#waiting.delete(id);
+      waiting.reject(WorkplanError.storageUnavailable(WRITES_STOPPED));
+    }
+    if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
+  }
+
   /** Whether the thread is emptying the WAL, and asks the file's readers to hold no snapshot for long meanwhile. */
   isEmptyingWal(): boolean {
     return Atomics.load(this.#walEmptying, 0) === 1;
@@ -124,8 +154,9 @@ export class ThreadWriter implements SqliteWriter {
   #send(method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
     if (this.#closed) return Promise.reject(new Error('the storage is closed'));
     if (this.#gone !== undefined) return Promise.reject(WorkplanError.storageUnavailable(this.#gone));
+    if (this.#begun.isStopped()) return Promise.reject(WorkplanError.storageUnavailable(WRITES_STOPPED));
     const id = (this.#nextId += 1);
-    const request: WriteRequest = { id, method, sql, params };
+    const request: WriteRequest = { id, method, sql, params, deadline: Date.now() + this.#busyTimeoutMs };
     return new Promise((resolve, reject) => {
       if (this.#waiting.size === 0) this.#worker.ref();
       this.#waiting.set(id, { resolve, reject });

@@ -2,6 +2,10 @@
 // the statements posted to it, one after another, and posts back each one's result.
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
+import { BegunWrites } from './begun-writes.js';
+import { retryWhileBusy } from './busy-retry.js';
+import { fileMovedError, FileIdentity } from './file-identity.js';
+import { SQLITE_BUSY, sqliteFailure } from './sqlite-errors.js';
 import { WalLimit } from './wal-limit.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 
@@ -17,6 +21,8 @@ export interface WriteThreadOptions {
 /** What the thread is started with: its options, and the flag it raises while it empties the WAL (`WalLimit`). */
 export interface WriteThreadData extends WriteThreadOptions {
   readonly walEmptying: Int32Array;
+  /** The cell of the writer's `BegunWrites`. */
+  readonly begun: BigInt64Array;
 }
 
 /** A statement to run: `run` answers the count of rows changed, `get` the first row as an array. */
@@ -25,6 +31,12 @@ export interface WriteRequest {
   readonly method: WriteMethod;
   readonly sql: string;
   readonly params: readonly SQLInputValue[];
+  /**
+   * When the write is given up (`Date.now()`), unless it has committed: its busy timeout,
+   * counted from when it was sent, so writes queued behind a held lock fail in that time
+   * too rather than one busy timeout after another.
+   */
+  readonly deadline: number;
 }
 
 /** What node:sqlite put on an error: the message, and the codes the repositories read. */
@@ -38,8 +50,14 @@ export interface WriteFailure {
 /** The answer to the request with the same `id`. */
 export type WriteAnswer = { readonly id: number } & (WriteResult | { readonly failure: WriteFailure });
 
+// SQLite waits for another connection's lock this long at a time, and the thread tries
+// again until the write's deadline: between tries, a storage shutting down can stop it.
+const LOCK_WAIT_SLICE_MS = 50;
+
 const options = workerData as WriteThreadData;
-const db = new DatabaseSync(options.path, { timeout: options.busyTimeoutMs });
+const db = new DatabaseSync(options.path, { timeout: Math.min(options.busyTimeoutMs, LOCK_WAIT_SLICE_MS) });
+const file = new FileIdentity(options.path);
+const begun = new BegunWrites(options.begun);
 // Commits sync the WAL as the storage's own connection would (and so do its checkpoints).
 db.exec(`PRAGMA synchronous = ${options.synchronous}`);
 const write = writesOn(db);
@@ -47,7 +65,13 @@ const walLimit = new WalLimit(db, options.path, options.busyTimeoutMs, options.w
 
 function answer(request: WriteRequest): WriteAnswer {
   try {
-    return { id: request.id, ...write(request.method, request.sql, request.params) };
+    const { id, method, sql, params, deadline } = request;
+    // A write that waited out its busy timeout behind others never begins (with none, each is tried once).
+    if (options.busyTimeoutMs > 0 && Date.now() >= deadline) throw sqliteFailure(`database is locked (no turn to write within ${options.busyTimeoutMs} ms)`, SQLITE_BUSY);
+    const result = retryWhileBusy(() => write(method, sql, params), deadline - Date.now(), Date.now, () => begun.isStopped());
+    // Committed to a file no longer at its path, the write ends with the process: its caller must not hear it stored.
+    if (!file.isUnchanged()) throw fileMovedError();
+    return { id, ...result };
   } catch (error) {
     const { message, code, errcode, errstr } = error as Error & Partial<Record<'code' | 'errcode' | 'errstr', unknown>>;
     return { id: request.id, failure: { message, code, errcode, errstr } };
@@ -61,6 +85,8 @@ parentPort?.on('message', (message: WriteRequest | 'close') => {
     parentPort?.close();
     return;
   }
+  // Stopped: the storage has refused this write already, and told its caller.
+  if (!begun.begin(message.id)) return;
   parentPort?.postMessage(answer(message));
   // After the answer: the caller need not wait for the WAL to be emptied.
   walLimit.afterWrite();

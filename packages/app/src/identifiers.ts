@@ -12,6 +12,12 @@ export interface StorageLifecycle {
   /** Starts connecting, in the background where that can take a while. */
   open(): void;
   isReady(): Promise<boolean>;
+  /**
+   * Where writes wait in a queue of the storage's own (SQLite's write thread, behind
+   * another process's lock): from now on none begins, and those waiting reject with
+   * `storageUnavailable`, unwritten, so their requests are answered before the exit.
+   */
+  stopWrites?(): void;
   close(): Promise<void>;
 }
 

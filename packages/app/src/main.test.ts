@@ -106,11 +106,14 @@ describe('main', () => {
     app.child.kill('SIGTERM');
     expect((await app.exited)[0]).toBe(0);
     const lines = app.output().trim().split('\n').map((line) => JSON.parse(line) as { level: number; time: number; msg: string });
-    const messages = lines.map((line) => line.msg);
+    // A first start makes the database file, and says so.
+    const [made, ...life] = lines;
+    expect(made).toMatchObject({ level: 40, msg: expect.stringMatching(/did not exist: a new, empty database was made there$/u) as unknown });
+    const messages = life.map((line) => line.msg);
     expect(messages).toHaveLength(4);
     expect(messages[0]).toMatch(/^workplan listening on http:\/\/127\.0\.0\.1:\d+ \(storage: sqlite, file /u);
     expect(messages.slice(1)).toEqual([`console: ${url}/console/`, 'keys reloaded: 1 key(s)', 'SIGTERM: closing']);
-    for (const line of lines) expect(line).toMatchObject({ level: 30, time: expect.any(Number) as unknown });
+    for (const line of life) expect(line).toMatchObject({ level: 30, time: expect.any(Number) as unknown });
   });
 
   it('rotates keys from the key file on SIGHUP', async () => {

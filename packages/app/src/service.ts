@@ -9,6 +9,10 @@ import { ids } from './identifiers.js';
 import { configuredKeys, makeRunKey } from './key-source.js';
 import { lifecycleLogger } from './logger.js';
 
+// Writes still waiting to begin this long before SHUTDOWN_TIMEOUT_MS are refused, so their
+// 503s are written before the drain cuts the connections left.
+const WRITE_STOP_LEAD_MS = 500;
+
 /** A started service: where it listens, its keys, and how to stop it. */
 export interface RunningService {
   readonly url: string;
@@ -21,7 +25,8 @@ export interface RunningService {
   reloadKeys(): Promise<void>;
   /**
    * Stops taking connections, closes idle ones, lets requests in flight finish (each closing
-   * its connection) for up to SHUTDOWN_TIMEOUT_MS, cuts short what is left, then closes the storage.
+   * its connection) for up to SHUTDOWN_TIMEOUT_MS, refusing shortly before it the writes
+   * that have not begun (503, nothing written), cuts short what is left, then closes the storage.
    */
   close(): Promise<void>;
 }
@@ -56,10 +61,15 @@ export async function startService(config: Config): Promise<RunningService> {
       keys.replace(await configuredKeys(config));
     },
     close: async () => {
-      const cut = await drain(config.shutdownTimeoutMs);
+      const lead = setTimeout(() => storage.stopWrites?.(), Math.max(0, config.shutdownTimeoutMs - WRITE_STOP_LEAD_MS));
+      const cut = await drain(config.shutdownTimeoutMs).finally(() => {
+        clearTimeout(lead);
+      });
       if (cut.connections > 0) {
         container.get(ids.logger).warn({ ...cut }, `shutdown: cut short after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms)`);
       }
+      // Whoever sent a write not yet begun has had an answer or lost the connection: none waits for it.
+      storage.stopWrites?.();
       await storage.close();
       container.get(ids.logOutput)?.close();
     },

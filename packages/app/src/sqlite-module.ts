@@ -1,17 +1,22 @@
 // Its own module, like MongoDB's: node:sqlite is loaded only by a process that uses it.
 import { SqliteStorage } from '@workplan/adapter-sqlite';
 import { ContainerModule } from 'inversify';
+import { type Logger } from 'pino';
 import { type Config } from './config.js';
-import { ids } from './identifiers.js';
+import { ids, type StorageLifecycle } from './identifiers.js';
+import { lifecycleLogger } from './logger.js';
 
 /**
  * The embedded default: one SQLite file for both repositories, created or migrated before
  * the service listens, so a file it cannot use stops the start with one line.
  */
 export function sqliteStorageModule(config: Config): ContainerModule {
+  // The logger is made after the file is opened; the storage tells of nothing before it serves.
+  let log: Logger | undefined;
   const storage = SqliteStorage.open({
     path: config.sqlitePath,
     synchronous: config.sqliteSynchronous,
+    report: ({ level, message, cause }) => log?.[level](cause === undefined ? {} : { err: cause }, message),
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     // Each request is read in the turn of the event loop that serves it, so a request sent
     // after any process acknowledged a write still sees that write (turn-reads.ts). This
@@ -22,10 +27,22 @@ export function sqliteStorageModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(ids.repositories).toConstantValue(storage.repositories);
     bind(ids.hitCounter).toConstantValue(storage.hitCounter);
-    bind(ids.storage).toConstantValue({
-      open: () => undefined,
-      isReady: () => storage.isReady(),
-      close: () => storage.close(),
-    });
+    bind(ids.storage).toResolvedValue(
+      (logger): StorageLifecycle => {
+        log = logger;
+        return {
+          // A file deleted while a former run served would come back new and empty: said at every start that makes one.
+          open: () => {
+            if (storage.created) lifecycleLogger(logger).warn(`warning: ${storage.path} did not exist: a new, empty database was made there`);
+          },
+          isReady: () => storage.isReady(),
+          stopWrites: () => {
+            storage.stopWrites();
+          },
+          close: () => storage.close(),
+        };
+      },
+      [ids.logger],
+    );
   });
 }

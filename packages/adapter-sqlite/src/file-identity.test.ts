@@ -1,0 +1,72 @@
+import { uniquenessKey, workSchedule, WorkplanError } from '@workplan/core';
+import { buildRecord } from '@workplan/testing';
+import { copyFileSync, renameSync, rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type StorageReport } from './file-faults.js';
+import { FileIdentity } from './file-identity.js';
+import { useTempFiles } from './test-support/temp-files.js';
+
+const files = useTempFiles();
+
+const unavailable = (error: unknown): boolean => WorkplanError.is(error) && error.kind === 'storageUnavailable';
+
+/** Resolves once `condition` holds, checked every 50 ms; rejects after `ms`. */
+async function until(condition: () => Promise<boolean>, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('FileIdentity', () => {
+  it('tells the opened file from one deleted, replaced by a copy, or moved away, and knows it again once back', async () => {
+    const path = files.databasePath();
+    files.open({ path });
+    const file = new FileIdentity(path);
+    expect(file.isUnchanged()).toBe(true);
+    await expect(file.isUnchangedAsync()).resolves.toBe(true);
+
+    renameSync(path, `${path}.away`);
+    expect(file.isUnchanged()).toBe(false);
+    copyFileSync(`${path}.away`, path);
+    // The same bytes at the same path, but another file: writes to the opened one would not reach it.
+    expect(file.isUnchanged()).toBe(false);
+    await expect(file.isUnchangedAsync()).resolves.toBe(false);
+    rmSync(path);
+    renameSync(`${path}.away`, path);
+    expect(file.isUnchanged()).toBe(true);
+  });
+});
+
+describe('a storage whose file leaves its path', () => {
+  it('is not ready and refuses every call within a second, told in one error naming the path, and serves again once the file is back', async () => {
+    const path = files.databasePath();
+    const reports: StorageReport[] = [];
+    const storage = files.open({ path, report: (report) => reports.push(report) });
+    expect(storage.created).toBe(true);
+    const record = buildRecord(workSchedule, { text: '12x36' });
+    await storage.repositories.workSchedules.insert(record, uniquenessKey('12x36'));
+
+    for (const suffix of ['', '-wal', '-shm']) renameSync(`${path}${suffix}`, `${path}${suffix}.away`);
+    await until(async () => !(await storage.isReady()));
+    await expect(storage.repositories.workSchedules.findById(record.id)).rejects.toSatisfy(unavailable);
+    await expect(storage.repositories.workSchedules.list({ skip: 0, limit: 10 })).rejects.toSatisfy(unavailable);
+    const other = buildRecord(workSchedule, { text: '6x1' });
+    await expect(storage.repositories.workSchedules.insert(other, uniquenessKey('6x1'))).rejects.toSatisfy(unavailable);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ level: 'error', message: expect.stringContaining(`${path} cannot serve`) as unknown });
+
+    for (const suffix of ['', '-wal', '-shm']) renameSync(`${path}${suffix}.away`, `${path}${suffix}`);
+    await until(() => storage.isReady());
+    await expect(storage.repositories.workSchedules.findById(record.id)).resolves.toMatchObject({ value: '12x36' });
+    await storage.repositories.workSchedules.insert(other, uniquenessKey('6x1'));
+  });
+
+  it('says whether opening made the file', () => {
+    const path = files.databasePath();
+    expect(files.open({ path }).created).toBe(true);
+    expect(files.open({ path }).created).toBe(false);
+    expect(files.open({ path: ':memory:' }).created).toBe(false);
+  });
+});

@@ -1,0 +1,93 @@
+import { WorkplanError } from '@workplan/core';
+import { rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { isBusy, isFileFault, SQLITE_READONLY_DBMOVED, sqliteCodeOf } from './sqlite-errors.js';
+import { ThreadWriter } from './sqlite-writer.js';
+import { useTempFiles } from './test-support/temp-files.js';
+
+const files = useTempFiles();
+
+const INSERT = 'INSERT INTO things (name) VALUES (?)';
+
+/** A file with one table, a writer thread on it, and another connection holding its write lock; all closed after the test. */
+function heldFile(busyTimeoutMs: number): { path: string; writer: ThreadWriter; holder: DatabaseSync } {
+  const path = files.databasePath();
+  const holder = new DatabaseSync(path);
+  holder.exec('PRAGMA journal_mode = WAL; CREATE TABLE things (name TEXT PRIMARY KEY)');
+  const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs });
+  files.closeAfter(writer);
+  files.closeAfter({ close: () => { if (holder.isTransaction) holder.exec('ROLLBACK'); holder.close(); } });
+  holder.exec('BEGIN IMMEDIATE');
+  return { path, writer, holder };
+}
+
+/** How a write ended, and when (ms after `since`). */
+async function outcome(write: Promise<unknown>, since: number): Promise<{ error: unknown; afterMs: number }> {
+  const error = await write.then(() => undefined, (failure: unknown) => failure);
+  return { error, afterMs: performance.now() - since };
+}
+
+function storedCount(path: string): unknown {
+  const reader = new DatabaseSync(path, { readOnly: true });
+  try {
+    return reader.prepare('SELECT count(*) AS n FROM things').get()?.['n'];
+  } finally {
+    reader.close();
+  }
+}
+
+describe('ThreadWriter, when the file does not serve', () => {
+  it('gives up writes queued behind a held lock within one busy timeout of their sending, not one timeout after another', async () => {
+    const { writer } = heldFile(300);
+    const sent = performance.now();
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, n) => outcome(writer.run(INSERT, [`t${String(n)}`]), sent)));
+    for (const { error, afterMs } of outcomes) {
+      expect(isBusy(error)).toBe(true);
+      expect(afterMs).toBeLessThan(300 + 250);
+    }
+  });
+
+  it('with no busy timeout, still tries each write once: it commits on a free file, and fails at once on a held one', async () => {
+    const { path, writer, holder } = heldFile(0);
+    const sent = performance.now();
+    const held = await outcome(writer.run(INSERT, ['held']), sent);
+    expect(isBusy(held.error)).toBe(true);
+    expect(held.afterMs).toBeLessThan(100);
+    holder.exec('ROLLBACK');
+    await expect(writer.run(INSERT, ['free'])).resolves.toMatchObject({ changes: 1 });
+    await writer.close();
+    expect(storedCount(path)).toBe(1);
+  });
+
+  it('stopWrites refuses at once every write not yet begun, the one waiting for the lock soon after, and none of them reaches the file', async () => {
+    const { path, writer, holder } = heldFile(20_000);
+    const writes = Array.from({ length: 5 }, (_, n) => writer.run(INSERT, [`t${String(n)}`]));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopped = performance.now();
+    writer.stopWrites();
+    const outcomes = await Promise.all(writes.map((write) => outcome(write, stopped)));
+    // The first was begun and waits for the lock: it gives up between two of SQLite's waits.
+    expect(isBusy(outcomes[0]?.error)).toBe(true);
+    for (const { error, afterMs } of outcomes.slice(1)) {
+      expect(WorkplanError.is(error) && error.kind === 'storageUnavailable').toBe(true);
+      expect(afterMs).toBeLessThan(20);
+    }
+    for (const { afterMs } of outcomes) expect(afterMs).toBeLessThan(200);
+    // Free now, the lock would let any write the thread still held commit.
+    holder.exec('ROLLBACK');
+    await expect(writer.run(INSERT, ['after the stop'])).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable');
+    await writer.close();
+    expect(storedCount(path)).toBe(0);
+  });
+
+  it('answers a write committed to a file deleted under it as a fault of the file, never as stored', async () => {
+    const { path, writer, holder } = heldFile(2000);
+    holder.exec('ROLLBACK');
+    await writer.run(INSERT, ['kept']);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    const failure = await writer.run(INSERT, ['lost with the process']).catch((error: unknown) => error);
+    expect(sqliteCodeOf(failure)).toBe(SQLITE_READONLY_DBMOVED);
+    expect(isFileFault(failure)).toBe(true);
+  });
+});
