@@ -3,7 +3,7 @@ import { type DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
-import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-thread.js';
+import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadOptions } from './write-thread.js';
 
 /**
  * Where a storage's writes run. A rejection carries node:sqlite's error (its `errcode`
@@ -48,10 +48,9 @@ const WRITE_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../dist/write-th
  *
  * Why: node:sqlite is synchronous, so a write on the event loop holds it for the whole
  * commit, and every commit that takes the WAL past 1000 pages also checkpoints it, with
- * an fsync of both files: a few times a second under a create load, for several ms each,
- * and every read waiting meanwhile waited with it. With the writes in this thread, finds on
- * the event loop run beside them: in WAL mode readers wait for no writer (figures in the
- * README's "On SQLite").
+ * an fsync of both files, and every read waiting meanwhile waited with it. With the writes
+ * in this thread, finds on the event loop run beside them: in WAL mode readers wait for no
+ * writer (figures in docs/benchmarks/README.md).
  *
  * One limit: a thread that dies between a commit and its answer (it runs only these
  * statements, so a crash of node:sqlite itself or memory running out) leaves that write
@@ -67,16 +66,9 @@ export class ThreadWriter implements SqliteWriter {
   /** Why the thread can take no more writes, once it cannot. */
   #gone: unknown;
 
-  readonly #onAnswer: () => void;
-  /** Raised by the thread while it empties the WAL (wal-limit.ts). */
-  readonly #walEmptying = new Int32Array(new SharedArrayBuffer(4));
-
-  /** `onAnswer` runs as each write is answered, before its caller hears of it. */
-  constructor(options: WriteThreadOptions, { onAnswer = () => undefined, script = WRITE_THREAD }: { onAnswer?: () => void; script?: URL | undefined } = {}) {
-    this.#onAnswer = onAnswer;
+  constructor(options: WriteThreadOptions, { script = WRITE_THREAD }: { script?: URL | undefined } = {}) {
     // No flags of the program's (`--input-type` would stop the thread): it needs none.
-    const workerData: WriteThreadData = { ...options, walEmptying: this.#walEmptying };
-    this.#worker = new Worker(script, { workerData, execArgv: [] });
+    this.#worker = new Worker(script, { workerData: options, execArgv: [] });
     this.#worker.on('message', (answer: WriteAnswer) => {
       this.#settle(answer);
     });
@@ -116,11 +108,6 @@ export class ThreadWriter implements SqliteWriter {
     return !this.#closed && this.#gone === undefined;
   }
 
-  /** Whether the thread is emptying the WAL, and asks the file's readers to hold no snapshot for long meanwhile. */
-  isEmptyingWal(): boolean {
-    return Atomics.load(this.#walEmptying, 0) === 1;
-  }
-
   #send(method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
     if (this.#closed) return Promise.reject(new Error('the storage is closed'));
     if (this.#gone !== undefined) return Promise.reject(WorkplanError.storageUnavailable(this.#gone));
@@ -144,12 +131,8 @@ export class ThreadWriter implements SqliteWriter {
     // A closing thread stays referenced: close() is awaited until it has ended.
     if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
     if (waiting === undefined) return;
-    try {
-      this.#onAnswer();
-    } finally {
-      if ('failure' in answer) waiting.reject(errorOf(answer.failure));
-      else waiting.resolve({ changes: answer.changes, row: answer.row });
-    }
+    if ('failure' in answer) waiting.reject(errorOf(answer.failure));
+    else waiting.resolve({ changes: answer.changes, row: answer.row });
   }
 
   /** The thread failed or ended: every write still waiting, and any sent later, is an outage. */

@@ -2,7 +2,6 @@
 // the statements posted to it, one after another, and posts back each one's result.
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import { WalLimit } from './wal-limit.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 
 /** The file the thread writes to, and how. */
@@ -10,13 +9,6 @@ export interface WriteThreadOptions {
   readonly path: string;
   readonly synchronous: 'NORMAL' | 'FULL';
   readonly busyTimeoutMs: number;
-  /** Past this size the WAL is emptied (`WalLimit`); default `WAL_LIMIT_BYTES`. */
-  readonly walLimitBytes?: number;
-}
-
-/** What the thread is started with: its options, and the flag it raises while it empties the WAL (`WalLimit`). */
-export interface WriteThreadData extends WriteThreadOptions {
-  readonly walEmptying: Int32Array;
 }
 
 /** A statement to run: `run` answers the count of rows changed, `get` the first row as an array. */
@@ -38,12 +30,11 @@ export interface WriteFailure {
 /** The answer to the request with the same `id`. */
 export type WriteAnswer = { readonly id: number } & (WriteResult | { readonly failure: WriteFailure });
 
-const options = workerData as WriteThreadData;
+const options = workerData as WriteThreadOptions;
 const db = new DatabaseSync(options.path, { timeout: options.busyTimeoutMs });
 // Commits sync the WAL as the storage's own connection would (and so do its checkpoints).
 db.exec(`PRAGMA synchronous = ${options.synchronous}`);
 const write = writesOn(db);
-const walLimit = new WalLimit(db, options.path, options.busyTimeoutMs, options.walEmptying, options.walLimitBytes);
 
 function answer(request: WriteRequest): WriteAnswer {
   try {
@@ -62,6 +53,4 @@ parentPort?.on('message', (message: WriteRequest | 'close') => {
     return;
   }
   parentPort?.postMessage(answer(message));
-  // After the answer: the caller need not wait for the WAL to be emptied.
-  walLimit.afterWrite();
 });
