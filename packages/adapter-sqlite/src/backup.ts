@@ -2,12 +2,16 @@ import { dirname, resolve } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure, explainReadFailure } from './open-errors.js';
-import { type SqliteStorage } from './sqlite-storage.js';
 
 // Every page in one step, in one read transaction: between steps, a commit by another
 // connection (a storage's write thread, another process) starts the copy over, so under a
 // steady write load a copy in steps never ends. In WAL mode the one step holds up no writer.
 const ONE_STEP = 2 ** 31 - 1;
+
+/** A database open in this process that copies itself: a `SqliteStorage`. */
+export interface BackupSource {
+  backup(targetPath: string): Promise<number>;
+}
 
 /**
  * Writes a consistent copy of a database to `targetPath` with SQLite's online backup,
@@ -17,7 +21,7 @@ const ONE_STEP = 2 ** 31 - 1;
  * file is only read: no migration, nothing written to it. Throws a SqliteOpenError naming
  * the source or the target, whichever was refused.
  */
-export async function backupDatabase(source: SqliteStorage | string, targetPath: string): Promise<number> {
+export async function backupDatabase(source: BackupSource | string, targetPath: string): Promise<number> {
   return typeof source === 'string' ? copyFile(source, targetPath) : source.backup(targetPath);
 }
 

@@ -1,5 +1,4 @@
 import { type DatabaseSync, type StatementSync } from 'node:sqlite';
-import { turnTransactionOf } from './turn-reads.js';
 
 /** Where a connection's data stood when a stamp was taken. */
 export interface Stamp {
@@ -11,16 +10,15 @@ export interface Stamp {
 
 /**
  * Tells whether a connection's records may have changed since a stamp: SQLite's
- * `data_version` moves with every commit of another connection, but not with the
- * connection's own, which the repositories count here. Repositories on one connection
- * share its watch, so a write through any of them is seen by all.
+ * `data_version` moves with every commit of another connection (a storage's write thread
+ * among them), but not with the connection's own, which the repositories count here.
+ * Repositories on one connection share its watch, so a write through any of them is seen
+ * by all.
  */
 export class ChangeWatch {
   readonly #db: DatabaseSync;
   readonly #dataVersion: StatementSync;
   #ownWrites = 0;
-  /** The stamp read in the turn's transaction numbered `transaction`: it holds for that whole transaction. */
-  #ofTransaction: { readonly transaction: number; readonly stamp: Stamp } | undefined;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -46,21 +44,13 @@ export class ChangeWatch {
   }
 
   /**
-   * Where the data stands now; reads the database (one statement), once per transaction
-   * of a turn (turn-reads.ts), whose snapshot does not move. Undefined inside a caller's
-   * explicit transaction: a rollback would undo writes and move neither count.
+   * Where the data stands now; reads the database (one statement). Undefined inside a
+   * caller's explicit transaction: a rollback would undo writes and move neither count.
    */
   stamp(): Stamp | undefined {
-    const transaction = turnTransactionOf(this.#db);
-    if (transaction === undefined && this.#db.isTransaction) return undefined;
-    const known = this.#ofTransaction;
-    // A connection sharing its turns writes through another (whose commits move
-    // data_version), and each answered write ends the turn's transaction.
-    if (known !== undefined && known.transaction === transaction) return known.stamp;
+    if (this.#db.isTransaction) return undefined;
     const row = this.#dataVersion.get() as unknown[] | undefined;
-    const stamp = { dataVersion: row?.[0], ownWrites: this.#ownWrites };
-    this.#ofTransaction = transaction === undefined ? undefined : { transaction, stamp };
-    return stamp;
+    return { dataVersion: row?.[0], ownWrites: this.#ownWrites };
   }
 }
 

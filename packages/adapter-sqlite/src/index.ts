@@ -1,5 +1,5 @@
 /** @workplan/adapter-sqlite: repositories kept in one SQLite file through node:sqlite, a table per kind of record. */
-export { backupDatabase } from './backup.js';
+export { backupDatabase, type BackupSource } from './backup.js';
 export { FAULT_REPORT_INTERVAL_MS, type StorageReport } from './file-faults.js';
 export { SqliteOpenError, type SqliteOpenErrorKind } from './open-errors.js';
 export { SCHEMA_VERSION } from './schema.js';

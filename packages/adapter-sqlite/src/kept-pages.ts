@@ -13,9 +13,9 @@ interface KeptPage<R> {
 /**
  * The rows of the pages of one table listed lately, each with the stamp it was read at, and
  * served again only while the stamp is unchanged: then no commit, of this connection or
- * another, came between, and the query would return the same rows. A page of 100 costs
- * the query about 0.6 µs a row under load (`pnpm bench --profile`, list100 on SQLite), the
- * stamp one statement.
+ * another, came between, and the query would return the same rows. Why: the query pays
+ * for every row it returns, the stamp is one statement whatever the page (figures in
+ * docs/benchmarks/README.md).
  */
 export class KeptPages<R> {
   readonly #pages = new Map<string, KeptPage<R>>();

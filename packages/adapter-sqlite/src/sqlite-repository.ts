@@ -10,12 +10,10 @@ import {
 } from '@workplan/core';
 import { type DatabaseSync, type StatementSync } from 'node:sqlite';
 import { ChangeWatch } from './change-watch.js';
-import { KeptFinds } from './kept-finds.js';
 import { KeptPages } from './kept-pages.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
 import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
-import { readInTurn, sharesReadsPerTurn } from './turn-reads.js';
 import { type WriteResult } from './write-statements.js';
 
 // A key's holder can be deleted by another connection between the failed write and the
@@ -28,21 +26,16 @@ const COLUMNS = 'id, "text", created_at, updated_at';
 /**
  * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
  * between connections; a lock that does not come free within the busy timeout rejects
- * with `WorkplanError.storageUnavailable`. Reads run on `db`, in the read transaction of
- * their turn of the event loop when `db` shares one (turn-reads.ts; `SqliteStorage` makes
- * a file's connection share it); writes go to `writer`, on `db` itself unless told
- * otherwise (`SqliteStorage` gives a file a write thread).
+ * with `WorkplanError.storageUnavailable`. Reads run on `db`, each seeing every commit
+ * made before it; writes go to `writer`, on `db` itself unless told otherwise
+ * (`SqliteStorage` gives a file a write thread).
  *
- * Pages listed lately are kept while nothing was committed since (`KeptPages`), and so
- * are records found by id where reads share their turn's transaction (`KeptFinds`; there
- * the stamp that checks them is read once per transaction of a turn): writes to the
- * record tables on `db` must go through these repositories, which count them; writes by
- * other connections are seen by SQLite's `data_version`, a write thread's among them (for
- * which the count is only belt and braces).
+ * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
+ * the record tables on `db` must go through these repositories, which count them; writes
+ * by other connections, a write thread's among them, move SQLite's `data_version`.
  */
 export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;
-  readonly #db: DatabaseSync;
   readonly #writer: SqliteWriter;
   readonly #insert: string;
   readonly #update: string;
@@ -54,14 +47,11 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #holderOf: StatementSync;
   readonly #watch: ChangeWatch;
   readonly #keptPages = new KeptPages<unknown>();
-  readonly #keptFinds: KeptFinds<unknown> | undefined;
 
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
   constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db)) {
     this.kind = kind;
-    this.#db = db;
     this.#watch = ChangeWatch.of(db);
-    this.#keptFinds = sharesReadsPerTurn(db) ? new KeptFinds() : undefined;
     this.#writer = writer;
     const table = tableNameOf(kind);
     this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`;
@@ -75,8 +65,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     this.#list = db.prepare(`SELECT ${COLUMNS} FROM ${table} ORDER BY created_at, id LIMIT ? OFFSET ?`);
     this.#holderOf = db.prepare(`SELECT id FROM ${table} WHERE "key" = ?`);
     // Rows as arrays (writers return them so too): node:sqlite then makes no object with
-    // named members per row, which halves what a list of 100 costs (measured with a loop
-    // over list(), node 24).
+    // named members for each row, which a list of many rows would pay for.
     for (const statement of [this.#findById, this.#list, this.#holderOf]) statement.setReturnArrays(true);
   }
 
@@ -102,30 +91,21 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   // read off before it starts.
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
     options?.signal?.throwIfAborted();
-    const row = this.#read(() => this.#rowOf(id));
+    const row = guardSqliteCall(() => this.#findById.get(id));
     return row === undefined ? undefined : this.#toRecord(row);
   }
 
-  /** Runs a read on the connection, in its turn's transaction if it shares one, with node:sqlite's errors translated. */
-  #read<T>(read: () => T): T {
-    return guardSqliteCall(() => readInTurn(this.#db, read));
-  }
-
-  /** The row of `id`, kept or queried (`KeptFinds`). */
-  #rowOf(id: string): unknown {
-    const query = (): unknown => this.#findById.get(id);
-    return this.#keptFinds === undefined ? query() : this.#keptFinds.rowOf(id, this.#watch.stamp(), query);
-  }
-
   // A page read lately is served from memory while no commit came since (KeptPages); each
-  // call still makes new records, so nothing a caller holds can reach the kept rows.
+  // call still makes new records, so nothing a caller holds can reach the kept rows. The
+  // stamp is read first: rows a commit made after it are kept under it, and that commit
+  // moves the next stamp, so they are never served stale.
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
     const key = `${page.skip}/${page.limit}`;
-    const stamp = this.#read(() => this.#watch.stamp());
+    const stamp = guardSqliteCall(() => this.#watch.stamp());
     let rows = this.#keptPages.get(key, stamp);
     if (rows === undefined) {
-      rows = this.#read(() => this.#list.all(page.limit, page.skip));
+      rows = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
       this.#keptPages.set(key, stamp, rows);
     }
     return rows.map((row) => this.#toRecord(row));
@@ -159,7 +139,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
         return await write();
       } catch (error) {
         if (!isUniqueViolation(error)) throw translateSqliteError(error);
-        const found: unknown = this.#read(() => this.#holderOf.get(key));
+        const found: unknown = guardSqliteCall(() => this.#holderOf.get(key));
         const holder = Array.isArray(found) ? (found as unknown[])[0] : undefined;
         if (typeof holder === 'string') throw WorkplanError.conflict(holder);
         if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw WorkplanError.storageUnavailable(error);

@@ -13,7 +13,6 @@ import { migrate } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
-import { endTurnReads, shareReadsPerTurn } from './turn-reads.js';
 
 export interface SqliteStorageOptions {
   /** The database file, made with its folder when missing; `:memory:` for a database that ends with the process. */
@@ -28,15 +27,6 @@ export interface SqliteStorageOptions {
   readonly report?: (report: StorageReport) => void;
   /** How long a statement waits for another connection's lock before giving up (a write: from when it was sent, its wait behind earlier writes included); default 2000. */
   readonly busyTimeoutMs?: number;
-  /**
-   * Reads in one turn of the event loop share one read transaction, and records found are
-   * served again while nothing was committed (turn-reads.ts): a find costs a fraction of a
-   * query. The price: a commit by another connection during a turn is seen from the next
-   * turn on (a write through this storage, as soon as it is answered). Made for a server,
-   * which reads each request in the turn that serves it; default false. A file only:
-   * `:memory:` writes on the reading connection.
-   */
-  readonly shareReadsPerTurn?: boolean;
 }
 
 /** What the connection is actually running with, read back from SQLite. */
@@ -140,11 +130,7 @@ export class SqliteStorage {
       if (path === ':memory:') {
         writer = sameConnectionWriter(db);
       } else {
-        // Reads after an answered write must see it, and the commits it saw (a key's holder).
-        const thread = new ThreadWriter({ path, synchronous, busyTimeoutMs }, { onAnswer: endTurnReads });
-        writer = thread;
-        // Writes go to the thread, so this connection only reads.
-        if (options.shareReadsPerTurn === true) shareReadsPerTurn(db, () => thread.isEmptyingWal());
+        writer = new ThreadWriter({ path, synchronous, busyTimeoutMs });
       }
       return new SqliteStorage(db, path, writer, created, options.report ?? (() => undefined));
     } catch (error) {

@@ -65,10 +65,9 @@ const WRITE_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../dist/write-th
  *
  * Why: node:sqlite is synchronous, so a write on the event loop holds it for the whole
  * commit, and every commit that takes the WAL past 1000 pages also checkpoints it, with
- * an fsync of both files: a few times a second under a create load, for several ms each,
- * and every read waiting meanwhile waited with it. With the writes in this thread, finds on
- * the event loop run beside them: in WAL mode readers wait for no writer (figures in
- * docs/benchmarks/README.md, "Measured by hand").
+ * an fsync of both files, and every read waiting meanwhile waited with it. With the writes
+ * in this thread, finds on the event loop run beside them: in WAL mode readers wait for no
+ * writer (figures in docs/benchmarks/README.md).
  *
  * One limit: a thread that dies between a commit and its answer (it runs only these
  * statements, so a crash of node:sqlite itself or memory running out) leaves that write
@@ -86,16 +85,11 @@ export class ThreadWriter implements SqliteWriter {
 
   readonly #busyTimeoutMs: number;
   readonly #begun = new BegunWrites();
-  readonly #onAnswer: () => void;
-  /** Raised by the thread while it empties the WAL (wal-limit.ts). */
-  readonly #walEmptying = new Int32Array(new SharedArrayBuffer(4));
 
-  /** `onAnswer` runs as each write is answered, before its caller hears of it. */
-  constructor(options: WriteThreadOptions, { onAnswer = () => undefined, script = WRITE_THREAD }: { onAnswer?: () => void; script?: URL | undefined } = {}) {
-    this.#onAnswer = onAnswer;
+  constructor(options: WriteThreadOptions, { script = WRITE_THREAD }: { script?: URL | undefined } = {}) {
     this.#busyTimeoutMs = options.busyTimeoutMs;
     // No flags of the program's (`--input-type` would stop the thread): it needs none.
-    const workerData: WriteThreadData = { ...options, walEmptying: this.#walEmptying, begun: this.#begun.cell };
+    const workerData: WriteThreadData = { ...options, begun: this.#begun.cell };
     this.#worker = new Worker(script, { workerData, execArgv: [] });
     this.#worker.on('message', (answer: WriteAnswer) => {
       this.#settle(answer);
@@ -146,11 +140,6 @@ export class ThreadWriter implements SqliteWriter {
     if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
   }
 
-  /** Whether the thread is emptying the WAL, and asks the file's readers to hold no snapshot for long meanwhile. */
-  isEmptyingWal(): boolean {
-    return Atomics.load(this.#walEmptying, 0) === 1;
-  }
-
   #send(method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
     if (this.#closed) return Promise.reject(new Error('the storage is closed'));
     if (this.#gone !== undefined) return Promise.reject(WorkplanError.storageUnavailable(this.#gone));
@@ -175,12 +164,8 @@ export class ThreadWriter implements SqliteWriter {
     // A closing thread stays referenced: close() is awaited until it has ended.
     if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
     if (waiting === undefined) return;
-    try {
-      this.#onAnswer();
-    } finally {
-      if ('failure' in answer) waiting.reject(errorOf(answer.failure));
-      else waiting.resolve({ changes: answer.changes, row: answer.row });
-    }
+    if ('failure' in answer) waiting.reject(errorOf(answer.failure));
+    else waiting.resolve({ changes: answer.changes, row: answer.row });
   }
 
   /** The thread failed or ended: every write still waiting, and any sent later, is an outage. */

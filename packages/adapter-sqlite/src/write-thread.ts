@@ -6,7 +6,6 @@ import { BegunWrites } from './begun-writes.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { fileMovedError, FileIdentity } from './file-identity.js';
 import { SQLITE_BUSY, sqliteFailure } from './sqlite-errors.js';
-import { WalLimit } from './wal-limit.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 
 /** The file the thread writes to, and how. */
@@ -14,14 +13,10 @@ export interface WriteThreadOptions {
   readonly path: string;
   readonly synchronous: 'NORMAL' | 'FULL';
   readonly busyTimeoutMs: number;
-  /** Past this size the WAL is emptied (`WalLimit`); default `WAL_LIMIT_BYTES`. */
-  readonly walLimitBytes?: number;
 }
 
-/** What the thread is started with: its options, and the flag it raises while it empties the WAL (`WalLimit`). */
+/** What the thread is started with: its options, and the cell of the writer's `BegunWrites`. */
 export interface WriteThreadData extends WriteThreadOptions {
-  readonly walEmptying: Int32Array;
-  /** The cell of the writer's `BegunWrites`. */
   readonly begun: BigInt64Array;
 }
 
@@ -61,7 +56,6 @@ const begun = new BegunWrites(options.begun);
 // Commits sync the WAL as the storage's own connection would (and so do its checkpoints).
 db.exec(`PRAGMA synchronous = ${options.synchronous}`);
 const write = writesOn(db);
-const walLimit = new WalLimit(db, options.path, options.busyTimeoutMs, options.walEmptying, options.walLimitBytes);
 
 function answer(request: WriteRequest): WriteAnswer {
   try {
@@ -88,6 +82,4 @@ parentPort?.on('message', (message: WriteRequest | 'close') => {
   // Stopped: the storage has refused this write already, and told its caller.
   if (!begun.begin(message.id)) return;
   parentPort?.postMessage(answer(message));
-  // After the answer: the caller need not wait for the WAL to be emptied.
-  walLimit.afterWrite();
 });

@@ -18,11 +18,6 @@ export function sqliteStorageModule(config: Config): ContainerModule {
     synchronous: config.sqliteSynchronous,
     report: ({ level, message, cause }) => log?.[level](cause === undefined ? {} : { err: cause }, message),
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
-    // Each request is read in the turn of the event loop that serves it, so a request sent
-    // after any process acknowledged a write still sees that write (turn-reads.ts). This
-    // holds while every read runs in an I/O callback, as a request's do here: none waits
-    // on a timer or an immediate before it reads.
-    shareReadsPerTurn: true,
   });
   return new ContainerModule(({ bind }) => {
     bind(ids.repositories).toConstantValue(storage.repositories);
