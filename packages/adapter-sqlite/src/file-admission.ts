@@ -39,6 +39,17 @@ function writeDenial(path: string): string | undefined {
  * passing SQLite's quick check; refuses any other, naming it.
  */
 export function admitFile(db: DatabaseSync, path: string): void {
+  // One snapshot for every read: another process may migrate a new file between two of them
+  // (its tables seen without the version set with them would read as a foreign file).
+  db.exec('BEGIN');
+  try {
+    admitSnapshot(db, path);
+  } finally {
+    db.exec('COMMIT');
+  }
+}
+
+function admitSnapshot(db: DatabaseSync, path: string): void {
   const version = readSchemaVersion(db);
   if (version > SCHEMA_VERSION) throw SqliteOpenError.newerSchema(path, version, SCHEMA_VERSION);
   if (version === 0) {
