@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { backup, DatabaseSync } from 'node:sqlite';
+import { backup, DatabaseSync } from './node-sqlite.js';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure, explainReadFailure } from './open-errors.js';
 

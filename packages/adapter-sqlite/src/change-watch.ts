@@ -1,4 +1,4 @@
-import { type DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 /** Where a connection's data stood when a stamp was taken. */
 export interface Stamp {

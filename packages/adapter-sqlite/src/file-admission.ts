@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { SqliteOpenError } from './open-errors.js';
 import { readSchemaVersion, schemaDifference, SCHEMA_VERSION } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { WorkplanError, type RecordRepository } from '@workplan/core';
-import { type SQLInputValue } from 'node:sqlite';
+import type { SQLInputValue } from 'node:sqlite';
 import { isFileDamage, isFileFault, SQLITE_READONLY_DBMOVED, sqliteCodeOf } from './sqlite-errors.js';
 import { type SqliteWriter } from './sqlite-writer.js';
 import { type WriteResult } from './write-statements.js';

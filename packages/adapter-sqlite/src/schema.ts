@@ -1,5 +1,5 @@
 import { costCenter, workSchedule } from '@workplan/core';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync } from './node-sqlite.js';
 import { SqliteOpenError } from './open-errors.js';
 import { createRecordTableSql } from './record-table.js';
 import { CREATE_HIT_TABLE_SQL } from './sqlite-hit-counter.js';

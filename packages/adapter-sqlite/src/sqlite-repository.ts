@@ -8,7 +8,7 @@ import {
   type RecordRepository,
   type TextChange,
 } from '@workplan/core';
-import { type DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ChangeWatch } from './change-watch.js';
 import { KeptPages } from './kept-pages.js';
 import { tableNameOf } from './record-table.js';

@@ -1,7 +1,8 @@
 import { repositoriesOf, wrapRepositories, type RecordKind, type Repositories } from '@workplan/core';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
+import { DatabaseSync } from './node-sqlite.js';
 import { copyDatabase, copyFile } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { FileFaults, type StorageReport } from './file-faults.js';

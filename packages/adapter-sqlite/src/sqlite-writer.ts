@@ -1,5 +1,5 @@
 import { WorkplanError } from '@workplan/core';
-import { type DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';

@@ -1,4 +1,4 @@
-import { type DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 /** A write's result: the rows it changed, and its first row (as an array) when it returns rows. */
 export interface WriteResult {

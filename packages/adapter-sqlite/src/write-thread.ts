@@ -1,6 +1,7 @@
 // The write thread of a storage (see sqlite-writer.ts): a connection of its own that runs
 // the statements posted to it, one after another, and posts back each one's result.
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { SQLInputValue } from 'node:sqlite';
+import { DatabaseSync } from './node-sqlite.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
 import { retryWhileBusy } from './busy-retry.js';
