@@ -53,7 +53,7 @@ export class ApiKeys {
     if (byteLength > MAX_KEY_BYTES) return undefined;
     const bytes = comparable(candidate, byteLength, this.#candidate);
     // Every configured key is compared, so the time does not say which one matched, and no
-    // per-request hash is made: hashing was 4% of a find under load (`pnpm bench --profile`).
+    // per-request hash is made: a find under load paid for hashing (docs/benchmarks/README.md).
     let matched: string | undefined;
     for (const known of this.#known) {
       if (timingSafeEqual(known.bytes, bytes)) matched = known.fingerprint;

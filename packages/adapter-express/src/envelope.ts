@@ -43,9 +43,8 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * settings, negotiate a charset and check freshness for an ETag this service never sends:
  * work per request with a result known in advance. HEAD gets the same headers, no body.
  * A long body is encoded once and its length read from the bytes: measuring the string
- * first (`Buffer.byteLength`) walked a page of 1000 records a second time (profiled: 9% of
- * that list). A short one is cheaper measured and written as it is (find: some 10% fewer
- * requests a second when every body was copied into a buffer first).
+ * first (`Buffer.byteLength`) walked a long list a second time. A short one is cheaper
+ * measured and written as it is than copied into a buffer first (docs/benchmarks/README.md).
  */
 function writeJson(res: ServerResponse, status: number, body: string): void {
   res.statusCode = status;

@@ -10,9 +10,9 @@ export interface MessageClasses {
  * The classes a server's requests and responses are made with, so that they are born with
  * the prototypes an Express app gives them. Express changes the prototype of every request
  * and response it handles (`Object.setPrototypeOf` in `app.handle`); V8 does each change in
- * its runtime, moving the object to a new hidden class, which cost about 5% of a find's
- * time in `perf`. Made with those prototypes, the change finds them in place and does
- * nothing. Any other listener gets Node's own classes.
+ * its runtime, moving the object to a new hidden class, which showed in a find's profile
+ * (docs/benchmarks/README.md). Made with those prototypes, the change finds them in place
+ * and does nothing. Any other listener gets Node's own classes.
  */
 export function messageClassesFor(app: RequestListener): MessageClasses {
   const { request, response } = app as Partial<Record<'request' | 'response', unknown>>;

@@ -1,8 +1,9 @@
 import { assembleRecord, checkText, costCenter, workSchedule, type RecordBase } from '@workplan/core';
+import { send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { successJson } from './envelope.js';
-import { isoTimeOf } from './iso-time.js';
 import { KEPT_PAGES, recordJsonOf } from './record-json.js';
+import { startMemoryApp } from './testing/memory-app.js';
 
 // Texts the core accepts (each is checked below), chosen where JSON writers differ:
 // quotes and backslashes, C1 controls and the line separators JSON.stringify leaves raw,
@@ -48,23 +49,6 @@ function recordOf(text: string, createdAt: number, updatedAt: number, id = `0193
   return assembleRecord(workSchedule, { id, text, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) });
 }
 
-describe('isoTimeOf', () => {
-  it('writes every tricky time as Date.prototype.toJSON does', () => {
-    for (const ms of TRICKY_TIMES) expect(isoTimeOf(new Date(ms)), String(ms)).toBe(new Date(ms).toJSON());
-  });
-
-  it('writes 200,000 random times from 1900 to 10100, out of order, as Date.prototype.toJSON does', () => {
-    const random = seeded(16);
-    const low = Date.UTC(1900, 0, 1);
-    const high = Date.UTC(10_100, 0, 1);
-    for (let n = 0; n < 200_000; n += 1) {
-      const ms = Math.floor(low + random() * (high - low));
-      const written = isoTimeOf(new Date(ms));
-      if (written !== new Date(ms).toJSON()) expect(written, String(ms)).toBe(new Date(ms).toJSON());
-    }
-  });
-});
-
 describe('recordJsonOf', () => {
   it('accepts the tricky texts in the core, so they are texts a record can hold', () => {
     for (const text of TRICKY_TEXTS) expect(checkText(text), JSON.stringify(text)).toEqual({ ok: true, text });
@@ -85,6 +69,18 @@ describe('recordJsonOf', () => {
     const records = TRICKY_TEXTS.flatMap((text, index) => TRICKY_TIMES.map((time) => recordOf(text, time, time + index)));
     expect(successJson(json.many(records))).toBe(JSON.stringify({ success: true, data: records }));
     expect(successJson(json.many([]))).toBe(JSON.stringify({ success: true, data: [] }));
+  });
+
+  it('writes the two dates of 20,000 records at random times from 1900 to 10100 as JSON.stringify does', () => {
+    const random = seeded(16);
+    const json = recordJsonOf('value');
+    const low = Date.UTC(1900, 0, 1);
+    const high = Date.UTC(10_100, 0, 1);
+    for (let n = 0; n < 20_000; n += 1) {
+      const record = recordOf('6x1', Math.floor(low + random() * (high - low)), Math.floor(low + random() * (high - low)));
+      const written = json.one(record);
+      if (written !== JSON.stringify(record)) expect(written).toBe(JSON.stringify(record));
+    }
   });
 
   it('writes random texts of any code point, lone surrogates included, as JSON.stringify does', () => {
@@ -155,5 +151,33 @@ describe('recordJsonOf', () => {
     const json = recordJsonOf('value');
     const odd = { id: 'x', title: 'not this field', createdAt: new Date(0), updatedAt: new Date(0) };
     expect(json.one(odd)).toBe(JSON.stringify(odd));
+  });
+});
+
+// What keeping the JSON rests on: each state of a record has an updatedAt of its own. If an
+// update could leave updatedAt as it was (a clock standing still, a storage rounding it),
+// the find and the list after it would serve the kept JSON, with the old text.
+describe('the JSON a writer keeps, through the app', () => {
+  it('shows each update in the next find and the next list, also while the clock stands still', async () => {
+    const key = 'kept-json-test-key-0123';
+    const now = new Date('2026-11-24T12:00:00.000Z');
+    const app = await startMemoryApp({ key, workplan: { clock: { now: () => now } } });
+    try {
+      const headers = { key, 'content-type': 'application/json' };
+      const valuesIn = async (path: string) => {
+        const { data } = (await send(app.baseUrl, { path, headers: { key } })).json as { data: { value: string } | { value: string }[] };
+        return Array.isArray(data) ? data.map((record) => record.value) : [data.value];
+      };
+      const created = await send(app.baseUrl, { method: 'POST', path: '/api/v1/scale', headers, body: '{"value":"6x1"}' });
+      const path = String(created.headers.location);
+      expect([await valuesIn(path), await valuesIn('/api/v1/scales')]).toEqual([['6x1'], ['6x1']]);
+      for (const value of ['5x2', '12x36', '4x3']) {
+        const updated = await send(app.baseUrl, { method: 'PUT', path, headers, body: JSON.stringify({ value }) });
+        expect(updated.json).toMatchObject({ data: { value } });
+        expect([await valuesIn(path), await valuesIn('/api/v1/scales')]).toEqual([[value], [value]]);
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { type RecordBase } from '@workplan/core';
-import { isoTimeOf } from './iso-time.js';
 
 /** Writes a record, or a list of them, as JSON. */
 export interface RecordJson {
@@ -7,7 +6,7 @@ export interface RecordJson {
   many(records: readonly RecordBase[]): string;
 }
 
-/** How many records' JSON a writer keeps at most (each some 200 bytes): pages of the largest lists. */
+/** How many records' JSON a writer keeps at most: the records of several of the largest pages. */
 export const KEPT_RECORDS = 10_000;
 
 /** A record's JSON, and the `updatedAt` of the revision it was written for. */
@@ -19,15 +18,19 @@ interface Written {
 /**
  * The JSON of the records of a resource whose text lives in `field`, made once for that
  * shape: the same bytes as `JSON.stringify`, which for a record's two dates falls back to
- * calling `toJSON` on each and spends most of a list's time there (profiled: list of 100).
- * A record carries `id`, the text field, `createdAt` and `updatedAt`, in that order (the
- * core's `assembleRecord`); one that does not is left to `JSON.stringify` itself.
+ * looking up and calling `toJSON` on each, where a list spent most of its time. A record
+ * carries `id`, the text field, `createdAt` and `updatedAt`, in that order (the core's
+ * `assembleRecord`); one that does not is left to `JSON.stringify` itself.
  *
- * The JSON written is kept by id, with the record's `updatedAt`, and served again while a
- * record comes with the same one: every update moves `updatedAt` strictly forward and ids
- * are never reused (the core's `revisionOf`), so an id at one `updatedAt` is always the
- * same text and dates. Lists serve the same records again and again; writing each anew
- * was a fifth of a list's time (profiled: list of 100).
+ * The JSON written is kept, each record's (`KeptJson`) and each list's (`KeptPageJson`),
+ * and served again while the same records come at the same `updatedAt`s. That is right
+ * only while `updatedAt` is unique per state of a record, which no type says: every change
+ * to a record moves its `updatedAt` strictly forward, even when the clock has not (the
+ * core's `Catalog.update`), every storage keeps it to the millisecond (the repository
+ * contract), and ids are never reused; then an id at one `updatedAt` is always the same
+ * text and dates. `record-json.test.ts` fails if an update stops showing in a find or a
+ * list. Without them a find and a list missed their targets in `pnpm bench`; the figures
+ * are in docs/benchmarks/README.md.
  */
 export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
   const fieldKey = `,${JSON.stringify(field)}:`;
@@ -59,7 +62,7 @@ export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
   return { one: write, many };
 }
 
-/** How many lists' JSON a writer keeps at most (a page of 1000 is some 200 KB). */
+/** How many lists' JSON a writer keeps at most. */
 export const KEPT_PAGES = 16;
 
 /** A list's JSON, and the ids and `updatedAt`s of the records it was written for, in order. */
@@ -71,11 +74,10 @@ interface WrittenPage {
 
 /**
  * The JSON of the lists written lately, each served again while a list comes with the same
- * records at the same `updatedAt`s, in the same order (the reason the records' JSON can be
- * kept). Joining the kept JSON of each record anew cost twice as much once updates had
- * scattered those strings over the heap (a list of 100 after 90,000 updates: 8.5 µs to
- * 15 µs a join, measured in one process), and the benchmark's list of 100 ran at 0.6 of
- * the same list on a fresh app. Checking the list is 100 comparisons of an id and a time.
+ * records at the same `updatedAt`s, in the same order (right for the reason the records'
+ * JSON is: see `recordJsonOf`). Joining the kept JSON of each record anew cost much more
+ * once updates had scattered those strings over the heap; checking a list is a comparison
+ * of an id and a time per record.
  */
 class KeptPageJson {
   readonly #pages = new Map<string, WrittenPage>();
@@ -114,8 +116,8 @@ function pageKey(first: RecordBase, length: number): string {
 /**
  * At most `kept` records' JSON, in two generations: when the newer holds half, the older
  * is dropped and the newer takes its place; one found in the older moves to the newer.
- * Dropping the oldest entry of one Map instead cost more than writing the JSON (profiled:
- * create), as V8 walks past every entry deleted before it to find it.
+ * Dropping the oldest entry of one Map instead cost a create more than writing the JSON,
+ * as V8 walks past every entry deleted before it to find it.
  */
 class KeptJson {
   readonly #half: number;
@@ -142,7 +144,7 @@ class KeptJson {
   }
 }
 
+/** A date as `JSON.stringify` writes it (`Date.prototype.toJSON`): ISO 8601 in UTC, `null` for an invalid date. */
 function timeJson(date: Date): string {
-  const iso = isoTimeOf(date);
-  return iso === null ? 'null' : `"${iso}"`;
+  return Number.isNaN(date.getTime()) ? 'null' : `"${date.toISOString()}"`;
 }

@@ -10,7 +10,7 @@ export interface LineSink {
  * Gathers log lines and hands them to `sink` as one string per batch: when about `maxChars`
  * have gathered, every `flushEveryMs`, and on exit. sonic-boom measures and copies its whole
  * pending buffer on each write, which under load cost more per request line than making the
- * line did (`pnpm bench --profile`); once per batch of some 70 lines, it costs next to nothing.
+ * line did (`pnpm bench --profile`); once per batch of many lines, it costs next to nothing.
  */
 export class LineBatch implements DestinationStream {
   readonly #sink: LineSink;

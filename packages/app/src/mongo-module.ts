@@ -1,5 +1,5 @@
 // Its own module, loaded only when the configuration names MongoDB: the driver alone adds
-// some 20 MB to the process, which the memory store has no use for.
+// memory to the process (docs/benchmarks/README.md), which the memory store has no use for.
 import { MongoStorage } from '@workplan/adapter-mongodb';
 import { wrapRepositories } from '@workplan/core';
 import { ContainerModule, type ServiceIdentifier } from 'inversify';

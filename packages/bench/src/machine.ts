@@ -9,7 +9,7 @@ export interface Machine {
   readonly os: string;
   readonly node: string;
   readonly commit: string | undefined;
-  /** 1-minute load average when the run started: above ~0.5 on two cores, something else was running. */
+  /** 1-minute load average when the run started: well above zero, something else was running. */
   readonly loadAtStart: number;
 }
 

@@ -13,7 +13,7 @@ import { APP_MAIN, pinLoadGenerator, type ServerProcess } from './processes.js';
 import { formatHot, profileOperation } from './profile.js';
 import { mainRows, markdownReport, sweepRows, targetRows, textTable } from './report.js';
 import { checkTargets, type Measured, type Results } from './results.js';
-import { memoryScenario, mongoScenario, planOf, sqliteScenario, startBaseline, type ScenarioResult } from './scenarios.js';
+import { memoryScenario, MONGODB_LISTS, mongoListPlan, mongoScenario, planOf, sqliteScenario, startBaseline, type ScenarioResult } from './scenarios.js';
 import { otherNode } from './runtime.js';
 import { soak } from './soak.js';
 import { listSweep, type Sweep } from './sweeps.js';
@@ -95,7 +95,8 @@ async function mongoPhases(options: BenchOptions, plan: Plan, pinned: boolean): 
   const done: { scenario?: ScenarioResult; sweep?: Sweep } = {};
   try {
     done.scenario = await mongoScenario(plan, options.seedRecords, uri, pinned);
-    done.sweep = await listSweep({ pageSizes: options.pageSizes, collectionSizes: options.collectionSizes, storage: 'mongodb', mongodbUri: uri }, plan, pinned);
+    const lists = { pageSizes: options.pageSizes, collectionSizes: MONGODB_LISTS.collectionSizes };
+    done.sweep = await listSweep({ ...lists, storage: 'mongodb', mongodbUri: uri }, mongoListPlan(plan), pinned);
     return done;
   } catch (error) {
     const note = `stopped: ${error instanceof Error ? error.message : String(error)}`;
@@ -128,7 +129,8 @@ function estimateMinutes(options: BenchOptions): number {
   const memoryRuns = servers * 5 + (options.sqlite ? 3 * 5 + 4 : 0); // five operations; SQLite's three servers, then four paced loads
   const mongoRuns = options.mongodbUri === undefined ? 0 : 2 + 5; // (c) find and list, the app's five
   const besideRuns = options.pageSizes.length * (options.sqlite ? 2 : 1); // (b) and SQLite beside the memory app's pages
-  const sweepRuns = (options.pageSizes.length + options.collectionSizes.length) * (options.mongodbUri === undefined ? 1 : 2) + besideRuns;
+  const mongoSweepRuns = options.mongodbUri === undefined ? 0 : options.pageSizes.length + MONGODB_LISTS.collectionSizes.length;
+  const sweepRuns = options.pageSizes.length + options.collectionSizes.length + mongoSweepRuns + besideRuns;
   const profiledRuns = 2; // the conditional-request share, under finds and under updates
   const seconds =
     (memoryRuns + mongoRuns) * perRun + (sweepRuns + profiledRuns) * (options.roundSeconds + options.warmupSeconds) + options.soakSeconds;

@@ -1,5 +1,5 @@
 import { type Summary } from './compare.js';
-import { DURING_CREATES } from './scenarios.js';
+import { DURING_CREATES, MONGODB_LISTS } from './scenarios.js';
 import { ratio, type Results } from './results.js';
 import { formatMeasured, formatMet } from './targets.js';
 import { type Sweep, type SweepPoint } from './sweeps.js';
@@ -115,7 +115,7 @@ export function markdownReport(results: Results, chartFile: string): string {
     '',
     markdownTable(mainRows(results)),
     results.mongodbNote === undefined ? '' : `\nMongoDB: ${results.mongodbNote}`,
-    results.mongodb?.server === undefined ? '' : `\nMongoDB server: ${results.mongodb.server}. (c) answers find with the driver's findOne and list of 100 with the same find, sort, skip and limit as the app.`,
+    results.mongodb?.server === undefined ? '' : `\nMongoDB server: ${results.mongodb.server}. (c) answers find with the driver's findOne and list of 100 with the same find, sort, skip and limit as the app. ${MONGODB_LISTS_NOTE}`,
     '',
     sqliteReport(results),
     '## List latency by page size and collection size',
@@ -132,6 +132,10 @@ export function markdownReport(results: Results, chartFile: string): string {
     '',
   ].join('\n');
 }
+
+const MONGODB_LISTS_NOTE =
+  `Lists on MongoDB, the list of 100 and the sweep, run on ${MONGODB_LISTS.connections} connections and ${MONGODB_LISTS.collectionSizes.join(', ')} records: ` +
+  'FerretDB sorts each page in its own code, over the whole collection (docs/benchmarks/README.md).';
 
 /** The reads-during-writes measure of the SQLite scenario, one line per synchronous mode. */
 function sqliteReport(results: Results): string {

@@ -53,7 +53,7 @@ export function pageOf(sweep: Sweep | undefined, limit: number, key?: string): S
   return points?.find((point) => point.limit === limit)?.sample;
 }
 
-/** The targets of issue 16 and the health checks every run keeps, each computed from this run's figures. */
+/** The targets of issue 16 as issue 26 revised them, and the health checks every run keeps, each computed from this run's figures. */
 export function checkTargets(results: Measured): Target[] {
   return [
     ...memoryTargets(results),
@@ -99,14 +99,14 @@ function sqliteTargets(results: Measured): Target[] {
   const during = results.sqlite?.findsDuringCreates.normal.find.p99Ms;
   const duringOnMemory = results.sqlite?.findsDuringCreates.memory.find.p99Ms;
   return [
-    target('sqlite: find, app / memory app', ratio(sqlite, 'find', 'memory'), { atLeast: 0.85 }),
-    target('sqlite: create, app / memory app', ratio(sqlite, 'create', 'memory'), 'report'),
+    target('sqlite: find, app / memory app', ratio(sqlite, 'find', 'memory'), { atLeast: 0.6 }),
+    target('sqlite: create, app / memory app', ratio(sqlite, 'create', 'memory'), { atLeast: 0.6 }),
     target('sqlite: update, app / memory app', ratio(sqlite, 'update', 'memory'), 'report'),
     target('sqlite: delete, app / memory app', ratio(sqlite, 'delete', 'memory'), 'report'),
-    target('sqlite: list of 100, app / memory app', ratio(sqlite, 'list', 'memory'), { atLeast: 0.8 }),
-    target('sqlite: list of 1000, app / memory app', quotient(perSecond(pageOf(sweep, 1000, 'sqlite')), perSecond(pageOf(sweep, 1000))), { atLeast: 0.8 }),
-    target('sqlite: find p99, app / memory app', quotient(p99(sqlite, 'find', 'app'), p99(sqlite, 'find', 'memory')), { atMost: 1.5 }),
-    target('sqlite: find p99 while creates run (2000 finds/s beside 1000 creates/s), ms', during, { below: 5 }),
+    target('sqlite: list of 100, app / memory app', ratio(sqlite, 'list', 'memory'), { atLeast: 0.6 }),
+    target('sqlite: list of 1000, app / memory app', quotient(perSecond(pageOf(sweep, 1000, 'sqlite')), perSecond(pageOf(sweep, 1000))), 'report'),
+    target('sqlite: find p99, app / memory app', quotient(p99(sqlite, 'find', 'app'), p99(sqlite, 'find', 'memory')), 'report'),
+    target('sqlite: find p99 while creates run (2000 finds/s beside 1000 creates/s), ms', during, { atMost: 5 }),
     target('sqlite: find p99 while creates run, the same load on the memory store, ms', duringOnMemory, 'report'),
     target('sqlite: find p99 of the same finds with no creates, ms', results.sqlite?.findsAlone.p99Ms, 'report'),
   ];
@@ -141,14 +141,30 @@ function runtimeRows(results: Measured): Target[] {
   );
 }
 
+/**
+ * Every load the run measured but the soak (which has a row of its own): each round of the
+ * comparisons, the paced finds and creates, and each point of the sweeps.
+ */
+function everyRun(results: Measured): Sample[] {
+  const comparisons = [results.memory, results.sqlite, results.mongodb].flatMap((scenario) =>
+    Object.values(scenario?.comparison ?? {}).flatMap((byServer): Summary[] => Object.values(byServer)),
+  );
+  const sqlite = results.sqlite;
+  const paced = sqlite === undefined ? [] : [...Object.values(sqlite.findsDuringCreates).flatMap(({ find, create }) => [find, create]), sqlite.findsAlone];
+  const sweeps = [results.sweeps.memory, results.sweeps.mongodb].flatMap((sweep) =>
+    sweep === undefined ? [] : [sweep.pageSize, sweep.collectionSize, ...Object.values(sweep.beside ?? {})].flat(),
+  );
+  return [...[...comparisons, ...paced].flatMap((summary) => summary.rounds), ...sweeps.map((point) => point.sample)];
+}
+
 function healthChecks(results: Measured): Target[] {
   const memory = results.memory.comparison;
   const appRuns = Object.values(memory).flatMap((byServer) => (byServer.app === undefined ? [] : [byServer.app]));
-  const allRuns = [results.memory, results.sqlite, results.mongodb].flatMap((scenario) =>
-    Object.values(scenario?.comparison ?? {}).flatMap((byServer): Summary[] => Object.values(byServer)),
-  );
-  const failures = allRuns.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
-  const silent = allRuns.flatMap((s) => s.rounds).filter((sample) => sample.requests === 0).length;
+  const runs = everyRun(results);
+  // No scenario expects a non-2xx: no find or update of a missing id, no value sent twice,
+  // and a database too slow for the app's timeout is a scenario set too large for it.
+  const failures = runs.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
+  const silent = runs.filter((sample) => sample.requests === 0).length;
   // The RSS bound is the find run's and the soak's: the create runs keep every record they
   // make in the memory store, so their peak measures the data set.
   const findRss = memory.find?.app?.peakRssMb;
@@ -160,7 +176,7 @@ function healthChecks(results: Measured): Target[] {
     target('soak: live heap growth, after a full collection at each end, MB', results.soak.liveHeapEndMb - results.soak.liveHeapStartMb, { below: 10 }),
     target('soak: RSS growth, last 10 s less first 10 s (moves with the collector), MB', results.soak.rssGrowthMb, 'report'),
     target('soak: non-2xx and errors', results.soak.sample.non2xx + results.soak.sample.errors, { atMost: 0 }),
-    target('every run: non-2xx and errors (no 404s, no 409s)', failures, { atMost: 0 }),
-    target('every run: runs that got no answer', silent, { atMost: 0 }),
+    target('every run and sweep: non-2xx and errors (none is expected: no 404s, no 409s, no timeouts)', failures, { atMost: 0 }),
+    target('every run and sweep: runs that got no answer', silent, { atMost: 0 }),
   ];
 }

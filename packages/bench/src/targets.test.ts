@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Summary } from './compare.js';
 import { type Sample } from './load.js';
 import { checkTargets, type Measured } from './results.js';
+import { type SqliteResult } from './scenarios.js';
 import { type SoakResult } from './soak.js';
 import { type SweepPoint } from './sweeps.js';
 import { formatMet, target } from './targets.js';
@@ -61,6 +62,27 @@ function run(app1000: Sample, soakResult: SoakResult = soak): Measured {
   };
 }
 
+/** The SQLite scenario: the SQLite app's req/s per operation beside the memory app's 1000, and a paced load's `find` and `create`. */
+function sqliteRun(app: { find: number; create: number; list: number }, paced: { findP99Ms: number; create?: Summary }): SqliteResult {
+  const memory = summary(1000);
+  const pacedFind = summary(2000, paced.findP99Ms);
+  const pacedCreate = paced.create ?? summary(1000);
+  return {
+    appMetrics: true,
+    comparison: {
+      find: { memory, app: summary(app.find) },
+      create: { memory, app: summary(app.create) },
+      list: { memory, app: summary(app.list) },
+    },
+    findsDuringCreates: {
+      memory: { find: summary(2000), create: summary(1000) },
+      normal: { find: pacedFind, create: pacedCreate },
+      full: { find: summary(2000), create: summary(1000) },
+    },
+    findsAlone: summary(2000),
+  };
+}
+
 describe('checkTargets', () => {
   const byName = (targets: ReturnType<typeof checkTargets>, name: string) => targets.find((t) => t.name.startsWith(name));
 
@@ -83,7 +105,8 @@ describe('checkTargets', () => {
     expect(byName(targets, 'mongodb: find')).toMatchObject({ measured: null, met: null });
     expect(byName(targets, 'mongodb: (c) findOne req/s')).toMatchObject({ measured: null, threshold: '>= 1000', met: null });
     expect(byName(targets, 'peers: find, app / (d)')).toMatchObject({ measured: null, threshold: '>= 1.3', met: null });
-    expect(byName(targets, 'sqlite: create')).toMatchObject({ threshold: null, met: null });
+    expect(byName(targets, 'sqlite: create')).toMatchObject({ measured: null, threshold: '>= 0.6', met: null });
+    expect(byName(targets, 'sqlite: update')).toMatchObject({ threshold: null, met: null });
     expect(targets.filter((t) => t.name.startsWith('runtime:'))).toEqual([]);
   });
 
@@ -100,5 +123,35 @@ describe('checkTargets', () => {
     const targets = checkTargets(run(sample(160)));
     expect(byName(targets, "conditional requests, none sent: share of the app's CPU under finds")).toMatchObject({ measured: 1.2, threshold: '<= 3', met: true });
     expect(byName(targets, "conditional requests, none sent: share of the app's CPU under updates")).toMatchObject({ measured: 3.4, met: false });
+  });
+
+  it('holds SQLite to 0.6 of the memory app on find, create and list of 100, and its find p99 beside creates to 5 ms', () => {
+    const met = checkTargets({ ...run(sample(160)), sqlite: sqliteRun({ find: 600, create: 700, list: 650 }, { findP99Ms: 5 }) });
+    expect(byName(met, 'sqlite: find, app / memory app')).toMatchObject({ measured: 0.6, threshold: '>= 0.6', met: true });
+    expect(byName(met, 'sqlite: create, app / memory app')).toMatchObject({ measured: 0.7, threshold: '>= 0.6', met: true });
+    expect(byName(met, 'sqlite: list of 100, app / memory app')).toMatchObject({ measured: 0.65, threshold: '>= 0.6', met: true });
+    expect(byName(met, 'sqlite: find p99 while creates run (')).toMatchObject({ measured: 5, threshold: '<= 5', met: true });
+    const missed = checkTargets({ ...run(sample(160)), sqlite: sqliteRun({ find: 590, create: 590, list: 590 }, { findP99Ms: 5.1 }) });
+    const names = ['sqlite: find, app', 'sqlite: create, app', 'sqlite: list of 100, app', 'sqlite: find p99 while creates run ('];
+    expect(names.map((name) => byName(missed, name)?.met)).toEqual([false, false, false, false]);
+  });
+
+  it('only reports the SQLite figures the revised targets dropped: the list of 1000 and the find p99 beside the memory app', () => {
+    const targets = checkTargets({ ...run(sample(160)), sqlite: sqliteRun({ find: 600, create: 600, list: 600 }, { findP99Ms: 1 }) });
+    expect(byName(targets, 'sqlite: list of 1000')).toMatchObject({ threshold: null, met: null });
+    expect(byName(targets, 'sqlite: find p99, app / memory app')).toMatchObject({ measured: 1, threshold: null, met: null });
+  });
+
+  it('counts every non-2xx against zero: the comparisons, the paced loads and every sweep, MongoDB\'s included', () => {
+    const every = (measured: Measured) => byName(checkTargets(measured), 'every run and sweep: non-2xx');
+    const clean = { ...run(sample(160)), sqlite: sqliteRun({ find: 600, create: 600, list: 600 }, { findP99Ms: 1 }) };
+    expect(every(clean)).toMatchObject({ measured: 0, threshold: '<= 0', met: true });
+    const timedOut: Sample = { ...sample(25), non2xx: 117 };
+    const mongoSweep = { pageSize: [page(1000, timedOut)], collectionSize: [{ records: 1000, skip: 900, limit: 100, sample: { ...sample(30), errors: 3 } }] };
+    expect(every({ ...clean, sweeps: { ...clean.sweeps, mongodb: mongoSweep } })).toMatchObject({ measured: 120, met: false });
+    const memorySweep = { ...clean.sweeps.memory, beside: { sqlite: [page(1000, { ...sample(200), non2xx: 2 })] } };
+    expect(every({ ...clean, sweeps: { ...clean.sweeps, memory: memorySweep } })?.measured).toBe(2);
+    const failedCreates = sqliteRun({ find: 600, create: 600, list: 600 }, { findP99Ms: 1, create: { ...summary(1000), rounds: [{ ...sample(1000), non2xx: 4 }] } });
+    expect(every({ ...clean, sqlite: failedCreates })?.measured).toBe(4);
   });
 });

@@ -45,9 +45,9 @@ export interface RecordParts {
 }
 
 // Each text field's record shape, made once. V8 builds an object literal with a computed key in
-// its runtime, about 0.3 µs a record, a tenth of a list of 100's time; a copy of an object
-// of a fixed shape followed by plain stores costs a tenth of that, and keeps the members in
-// the order the JSON shows them.
+// its runtime, slowly enough to show in a list's time; a copy of an object of a fixed shape
+// followed by plain stores costs far less (docs/benchmarks/README.md), and keeps the members
+// in the order the JSON shows them.
 const shapes = new Map<string, object>();
 
 function shapeOf(field: string): object {

@@ -20,7 +20,7 @@ const COUNTER_MAX = 0xfff;
 const COUNTER_SEED_MASK = 0x7ff;
 
 // Random bytes are drawn for this many ids at once: each draw is a system call, which cost
-// as much as the rest of making an id (profiled: a create load, 7% of the app's time).
+// as much as the rest of making an id (profiled under creates: docs/benchmarks/README.md).
 const IDS_PER_DRAW = 256;
 const ID_BYTES = 16;
 
