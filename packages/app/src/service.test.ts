@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fingerprintOf } from '@workplan/adapter-express';
 import { send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
@@ -43,7 +44,7 @@ describe('startService', () => {
       await service.reloadKeys();
       expect([await status('file-key-0123456789ab'), await status('next-key-0123456789ab')]).toEqual([401, 200]);
       await writeFile(path, 'short\n');
-      await expect(service.reloadKeys()).rejects.toThrow('shorter than 16');
+      await expect(service.reloadKeys()).rejects.toThrow(`API_KEYS_FILE (${path}) line 1: the key is shorter than 16 characters`);
       expect(await status('next-key-0123456789ab')).toBe(200);
     } finally {
       await service.close();
@@ -51,9 +52,43 @@ describe('startService', () => {
   });
 });
 
+describe('startService with named keys and roles', () => {
+  const write = (url: string, key: string) =>
+    send(url, { method: 'POST', path: '/api/v1/costCenter', headers: { key, 'content-type': 'application/json' }, body: JSON.stringify({ title: `t ${Math.random()}` }) });
+
+  it('refuses to start when the key file names a key as API_KEYS names another, naming both places', async () => {
+    const path = await keyFile('# folha\nfile-key-0123456789ab name=folha\n');
+    const config = parseConfig({ ...base, API_KEYS: 'env-key-0123456789abc name=Folha', API_KEYS_FILE: path });
+    await expect(startService(config)).rejects.toThrow(
+      `API_KEYS_FILE (${path}) line 2: the name "folha" is already used by API_KEYS entry 1 (names compare regardless of case): each key needs a name of its own`,
+    );
+  });
+
+  it('gives a key its new role on reload, and keeps the old roles when the file turns bad', async () => {
+    const key = 'role-key-0123456789ab';
+    const path = await keyFile(`${key} name=Folha role=read\n`);
+    const service = await startService(parseConfig({ ...base, API_KEYS_FILE: path }));
+    try {
+      expect((await write(service.url, key)).status).toBe(403);
+      await writeFile(path, `${key} name=Folha\n`);
+      await service.reloadKeys();
+      expect((await write(service.url, key)).status).toBe(201);
+      await writeFile(path, `${key} name=Folha role=read\nother-key-0123456789 name=Folha\n`);
+      await expect(service.reloadKeys()).rejects.toThrow(`API_KEYS_FILE (${path}) line 2: the name "Folha" is already used by`);
+      expect((await write(service.url, key)).status).toBe(201);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('readKeyFile', () => {
-  it('reads one key a line, dropping comments and blanks', async () => {
-    const path = await keyFile('alpha-key-0123456789 # the first\r\n# a comment\n\n  beta-key-0123456789ab  \n');
-    await expect(readKeyFile(path)).resolves.toEqual(['alpha-key-0123456789', 'beta-key-0123456789ab']);
+  it('reads one entry a line, dropping comments and blanks, each named by its line', async () => {
+    const path = await keyFile('alpha-key-0123456789 # the first\r\n# a comment\n\n  beta-key-0123456789ab  role=read name=Folha # read only\n');
+    const entries = await readKeyFile(path);
+    expect(entries.map(({ key, name, role, place }) => ({ key, name, role, place }))).toEqual([
+      { key: 'alpha-key-0123456789', name: fingerprintOf('alpha-key-0123456789'), role: 'write', place: `API_KEYS_FILE (${path}) line 1` },
+      { key: 'beta-key-0123456789ab', name: 'Folha', role: 'read', place: `API_KEYS_FILE (${path}) line 4` },
+    ]);
   });
 });
