@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fingerprintOf } from '@workplan/adapter-express';
 import { send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
+import { checkedKeySet } from './key-entries.js';
 import { readKeyFile } from './key-source.js';
 import { startService } from './service.js';
 
@@ -79,6 +80,21 @@ describe('startService with named keys and roles', () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+describe('the named keys of docs/operations.md', () => {
+  const page = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+
+  it('has an example key file that reads as it says: names and roles in either order', async () => {
+    const example = /A key file:\n\n```\n([^`]+)```/u.exec(page)?.[1] ?? '';
+    const entries = checkedKeySet(await readKeyFile(await keyFile(example)));
+    expect(entries.map(({ name, role }) => `${name}:${role}`)).toEqual(['Folha:read', 'RH:write', 'Ponto:read']);
+  });
+
+  it('has an API_KEYS example that parses', () => {
+    const example = /`API_KEYS='([^']+)'`/u.exec(page)?.[1] ?? '';
+    expect(parseConfig({ API_KEYS: example }).apiKeys.map(({ name, role }) => `${name}:${role}`)).toEqual(['Folha:read', 'RH:write']);
   });
 });
 
