@@ -4,7 +4,7 @@ import { keyEntryOf, MAX_KEY_BYTES, type KeyEntry, type KeyRole } from '@workpla
 export const MIN_KEY_LENGTH = 16;
 
 /** The longest name a key may be given. */
-export const MAX_KEY_NAME_LENGTH = 64;
+const MAX_KEY_NAME_LENGTH = 64;
 
 /** A key as configured, and where: `API_KEYS entry 2`, `API_KEYS_FILE (path) line 4`. */
 export interface ConfiguredKey extends KeyEntry {
