@@ -5,7 +5,7 @@ import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.j
 import { sendNotModified, sendSuccess, sendSuccessJson } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
-import { identifyKey, requireKey } from './key-check.js';
+import { identifyKey, requireKey, requireRole } from './key-check.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
 import { recordJsonOf, type RecordJson } from './record-json.js';
@@ -45,6 +45,7 @@ function resourceRoutes(
     ...limits.withoutKey,
     requireKey,
     ...limits.withKey,
+    requireRole,
     ...handlers,
   ];
   const withBody = [requireJsonMediaType, ...readJsonBody];

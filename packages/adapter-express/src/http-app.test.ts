@@ -2,7 +2,7 @@ import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
 import { expectProblem, send } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiKeys, fingerprintOf, MAX_KEY_BYTES } from './api-keys.js';
+import { ApiKeys, fingerprintOf, keyEntryOf, MAX_KEY_BYTES } from './api-keys.js';
 import { startMemoryApp, type MemoryApp } from './testing/memory-app.js';
 
 const key = 'failure-test-key-0123';
@@ -61,34 +61,38 @@ describe('failures of the storage', () => {
 });
 
 describe('ApiKeys', () => {
-  it('identifies a configured key by its fingerprint and refuses others', () => {
-    const keys = new ApiKeys(['first-key-0123456789', 'second-key-0123456789']);
-    expect(keys.identify('second-key-0123456789')).toMatch(/^[0-9a-f]{8}$/u);
+  const keysOf = (...keys: string[]) => new ApiKeys(keys.map((k) => keyEntryOf(k)));
+
+  it('identifies a configured key by its name and role, and refuses others', () => {
+    const keys = new ApiKeys([keyEntryOf('first-key-0123456789'), keyEntryOf('second-key-0123456789', { name: 'Folha', role: 'read' })]);
+    expect(keys.identify('second-key-0123456789')).toEqual({ name: 'Folha', role: 'read' });
+    expect(keys.identify('first-key-0123456789')).toEqual({ name: fingerprintOf('first-key-0123456789'), role: 'write' });
     expect(keys.identify('second-key-012345678')).toBeUndefined();
     expect(keys.identify('')).toBeUndefined();
   });
 
-  it('swaps the whole set on replace', () => {
-    const keys = new ApiKeys(['old-key-0123456789ab']);
-    keys.replace(['new-key-0123456789ab']);
+  it('swaps the whole set on replace, roles included', () => {
+    const keys = keysOf('old-key-0123456789ab', 'kept-key-0123456789a');
+    keys.replace([keyEntryOf('new-key-0123456789ab'), keyEntryOf('kept-key-0123456789a', { role: 'read' })]);
     expect(keys.identify('old-key-0123456789ab')).toBeUndefined();
     expect(keys.identify('new-key-0123456789ab')).toBeDefined();
+    expect(keys.identify('kept-key-0123456789a')?.role).toBe('read');
   });
 });
 
 describe('ApiKeys, compared as length and padded bytes', () => {
   it('tells apart keys where one is a prefix of the other, or differs only in length', () => {
-    const keys = new ApiKeys(['prefix-key-0123456789']);
+    const keys = new ApiKeys([keyEntryOf('prefix-key-0123456789')]);
     expect(keys.identify('prefix-key-0123456789\0')).toBeUndefined();
     expect(keys.identify('prefix-key-012345678')).toBeUndefined();
-    expect(keys.identify('prefix-key-0123456789')).toBe(fingerprintOf('prefix-key-0123456789'));
+    expect(keys.identify('prefix-key-0123456789')?.name).toBe(fingerprintOf('prefix-key-0123456789'));
   });
 
   it('refuses a candidate longer than any key can be, and a configured key that long', () => {
-    const keys = new ApiKeys(['k'.repeat(MAX_KEY_BYTES)]);
+    const keys = new ApiKeys([keyEntryOf('k'.repeat(MAX_KEY_BYTES))]);
     expect(keys.identify('k'.repeat(MAX_KEY_BYTES))).toBeDefined();
     expect(keys.identify('k'.repeat(MAX_KEY_BYTES + 1))).toBeUndefined();
     expect(keys.identify('é'.repeat(MAX_KEY_BYTES / 2 + 1))).toBeUndefined();
-    expect(() => new ApiKeys(['k'.repeat(MAX_KEY_BYTES + 1)])).toThrow(RangeError);
+    expect(() => new ApiKeys([keyEntryOf('k'.repeat(MAX_KEY_BYTES + 1))])).toThrow(RangeError);
   });
 });

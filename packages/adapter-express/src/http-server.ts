@@ -42,7 +42,7 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
     const answered = answerClientError(error, socket);
     if (answered === undefined) return;
     const durationMs = performance.now() - (latest.get(socket)?.startedAt ?? performance.now());
-    options.onResponse?.({ ...answered, route: 'unparsed', durationMs, keyFingerprint: undefined });
+    options.onResponse?.({ ...answered, route: 'unparsed', durationMs, keyName: undefined });
   };
   server.on('clientError', (error: ClientError, socket: Duplex) => {
     const { req, res } = latest.get(socket) ?? {};

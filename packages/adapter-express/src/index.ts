@@ -1,5 +1,5 @@
 /** @workplan/adapter-express: the Express 5 HTTP adapter of the workplan service. */
-export { ApiKeys, fingerprintOf, MAX_KEY_BYTES } from './api-keys.js';
+export { ApiKeys, fingerprintOf, keyEntryOf, MAX_KEY_BYTES, type KeyEntry, type KeyHolder, type KeyRole } from './api-keys.js';
 export { createApiRouter, type ApiRouterOptions } from './api-router.js';
 export { answerClientError } from './client-error.js';
 export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH, consoleRouter } from './console-site.js';

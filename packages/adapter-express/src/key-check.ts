@@ -4,22 +4,34 @@ import { HttpFailure } from './http-failure.js';
 import { contextOf } from './request-context.js';
 
 /**
- * Notes the fingerprint of the request's key when it sends exactly one `KEY` header holding
- * a configured key, and refuses nothing: the rate limits between this and `requireKey` must
- * know whether the key is valid before the request is refused or counted.
+ * Notes the name and role of the request's key when it sends exactly one `KEY` header
+ * holding a configured key, and refuses nothing: the rate limits between this and
+ * `requireKey` must know whether the key is valid before the request is refused or counted.
  */
 export function identifyKey(keys: ApiKeys): RequestHandler {
   return (req, res, next) => {
     const sent = onlyKeyHeader(req.rawHeaders);
-    const fingerprint = sent === undefined ? undefined : keys.identify(sent);
-    if (fingerprint !== undefined) contextOf(res).keyFingerprint = fingerprint;
+    const holder = sent === undefined ? undefined : keys.identify(sent);
+    if (holder !== undefined) contextOf(res).key = holder;
     next();
   };
 }
 
 /** Lets through only a request that `identifyKey` found a valid key in. */
 export const requireKey: RequestHandler = (_req, res, next) => {
-  next(contextOf(res).keyFingerprint === undefined ? new HttpFailure('UNAUTHORIZED') : undefined);
+  next(contextOf(res).key === undefined ? new HttpFailure('UNAUTHORIZED') : undefined);
+};
+
+/** The methods a `read` key may use: they change nothing. */
+const readMethods: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * Refuses a `read` key anything but GET and HEAD, before the body is read: a read key
+ * learns nothing about the body it sent, and costs no reading of it.
+ */
+export const requireRole: RequestHandler = (req, res, next) => {
+  const forbidden = contextOf(res).key?.role === 'read' && !readMethods.has(req.method);
+  next(forbidden ? new HttpFailure('FORBIDDEN') : undefined);
 };
 
 /**

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'BAD_REQUEST'
   | 'REQUEST_TIMEOUT'
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
@@ -59,6 +60,7 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   // other answers of the HTTP parser do.
   REQUEST_TIMEOUT: { status: 408, detail: 'Os cabeçalhos ou o corpo da requisição não chegaram a tempo.' },
   UNAUTHORIZED: { status: 401, detail: 'Chave de API ausente ou inválida.' },
+  FORBIDDEN: { status: 403, detail: 'Esta chave de API só pode ler; não pode criar, alterar nem apagar.' },
   NOT_FOUND: { status: 404, detail: 'Nenhum registro tem este id.', routeMessage: routeMessages.notFound },
   ROUTE_NOT_FOUND: { status: 404, detail: 'Nenhuma rota corresponde a este caminho.', routeMessage: routeMessages.notFound },
   METHOD_NOT_ALLOWED: {

@@ -4,6 +4,7 @@ import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { workSchedule, type ReadOptions, type RecordRepository } from '@workplan/core';
 import { expectProblem, send, type HttpAnswer } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fingerprintOf } from './api-keys.js';
 import { type HitCounter } from './hit-store.js';
 import { type HttpAppOptions } from './http-app.js';
 import { type AnsweredRequest } from './response-observer.js';
@@ -225,16 +226,16 @@ describe('time and size', () => {
 });
 
 describe('observing answers', () => {
-  it('reports each answer with its route pattern and key fingerprint, never the raw path or key', async () => {
+  it('reports each answer with its route pattern and the key\'s name (its fingerprint when unnamed), never the raw path or key', async () => {
     const seen: AnsweredRequest[] = [];
     const baseUrl = await serve({ onResponse: (answered) => seen.push(answered) });
     await send(baseUrl, { path: '/api/v1/scale/some-id', headers: { key, 'x-request-id': 'trace-1' } });
     await send(baseUrl, { path: '/nowhere' });
     expect(seen).toEqual([
       expect.objectContaining({ requestId: 'trace-1', method: 'GET', route: '/api/v1/scale/:id', status: 404 }),
-      expect.objectContaining({ method: 'GET', route: 'unmatched', status: 404, keyFingerprint: undefined }),
+      expect.objectContaining({ method: 'GET', route: 'unmatched', status: 404, keyName: undefined }),
     ]);
-    expect(seen[0]?.keyFingerprint).toMatch(/^[0-9a-f]{8}$/u);
+    expect(seen[0]?.keyName).toBe(fingerprintOf(key));
     expect(JSON.stringify(seen)).not.toContain(key);
   });
 

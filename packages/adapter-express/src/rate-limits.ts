@@ -38,13 +38,14 @@ export function rateLimitsOf(perMinute: number, counter?: HitCounter): RateLimit
     ...storeOf('failed-keys'),
     identifier: 'failed-keys',
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
-    skip: (_req, res) => contextOf(res).keyFingerprint !== undefined,
+    skip: (_req, res) => contextOf(res).key !== undefined,
   });
   const requestsPerKey = rateLimit({
     ...common,
     ...storeOf('requests'),
     identifier: 'requests',
-    keyGenerator: (_req, res) => contextOf(res).keyFingerprint ?? '',
+    // Names are unique among the configured keys, so a key's name counts for that key alone.
+    keyGenerator: (_req, res) => contextOf(res).key?.name ?? '',
   });
   return { withoutKey: [failedKeyAttempts], withKey: [requestsPerKey] };
 }

@@ -1,4 +1,5 @@
 import { type ServerResponse } from 'node:http';
+import { type KeyHolder } from './api-keys.js';
 
 /** What the handlers of one request learn and the error handler and logs need. */
 export interface RequestContext {
@@ -7,8 +8,11 @@ export interface RequestContext {
   message?: string;
   /** The route pattern that matched, for logs and metrics; never the raw path. */
   route?: string;
-  /** A short fingerprint of the accepted key; never the key. */
-  keyFingerprint?: string;
+  /**
+   * Who made the request: the name and role of its key, once the key is accepted; never the
+   * key. The name is what logs and metrics show, and what a write records as its author.
+   */
+  key?: KeyHolder;
   /**
    * Set once the deadline has answered: whatever the handlers produce after that (a record,
    * a failure, a header they set) has no one left to tell, and is handed here to be dropped.

@@ -9,7 +9,8 @@ export interface AnsweredRequest {
   readonly route: string;
   readonly status: number;
   readonly durationMs: number;
-  readonly keyFingerprint: string | undefined;
+  /** The name of the request's key (its fingerprint when it has none given); unset without a valid key. */
+  readonly keyName: string | undefined;
 }
 
 export type ResponseObserver = (answered: AnsweredRequest) => void;
@@ -25,7 +26,7 @@ export function observeResponse(req: Request, res: Response, observe: ResponseOb
       route: context.route ?? 'unmatched',
       status: res.statusCode,
       durationMs: performance.now() - started,
-      keyFingerprint: context.keyFingerprint,
+      keyName: context.key?.name,
     });
   });
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fingerprintOf } from '@workplan/adapter-express';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config.js';
 
@@ -33,7 +34,7 @@ describe('parseConfig', () => {
       PORT: '8080',
       HOST: '0.0.0.0',
       NODE_ENV: 'production',
-      API_KEYS: ' first-key-0123456789 ,, second-key-0123456789',
+      API_KEYS: ' first-key-0123456789 ,, second-key-0123456789 role=read name=Folha',
       API_KEYS_FILE: '/run/secrets/keys',
       STORAGE: 'mongodb',
       MONGODB_URI: 'mongodb://db:27017/workplan',
@@ -43,7 +44,10 @@ describe('parseConfig', () => {
       port: 8080,
       host: '0.0.0.0',
       production: true,
-      apiKeys: ['first-key-0123456789', 'second-key-0123456789'],
+      apiKeys: [
+        { key: 'first-key-0123456789', name: fingerprintOf('first-key-0123456789'), role: 'write', place: 'API_KEYS entry 1' },
+        { key: 'second-key-0123456789', name: 'Folha', role: 'read', place: 'API_KEYS entry 3' },
+      ],
       apiKeysFile: '/run/secrets/keys',
       storage: 'mongodb',
       listMaxLimit: 250,
@@ -59,7 +63,7 @@ describe('parseConfig', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toEqual([
         'PORT must be a whole number from 0 to 65535, not "70000"',
-        'API_KEYS holds 1 key(s) shorter than 16 characters',
+        'API_KEYS entry 1: the key is shorter than 16 characters',
         'STORAGE must be one of sqlite, memory, mongodb, not "redis"',
         'LIST_MAX_LIMIT must be a whole number from 1 to 100000, not "0"',
       ]);
@@ -68,7 +72,19 @@ describe('parseConfig', () => {
 
   it('refuses a key longer than the key check compares', () => {
     expect(() => parseConfig({ API_KEYS: `ok-key-0123456789,${'k'.repeat(257)}` })).toThrow(
-      'API_KEYS holds 1 key(s) longer than 256 bytes',
+      'API_KEYS entry 2: the key is longer than 256 bytes',
+    );
+  });
+
+  it('refuses a bad entry of API_KEYS in one line naming its place among the commas, never the key', () => {
+    const key = 'secret-key-0123456789';
+    const refused = () => parseConfig({ API_KEYS: `first-key-0123456789 name=Folha,,${key} role=admin` });
+    expect(refused).toThrow(new ConfigError(['API_KEYS entry 3: role must be read or write']));
+  });
+
+  it('refuses one name on two keys of API_KEYS', () => {
+    expect(() => parseConfig({ API_KEYS: 'first-key-0123456789 name=Folha, second-key-0123456789 name=Folha role=read' })).toThrow(
+      new ConfigError(['API_KEYS entry 2: the name "Folha" is already used by API_KEYS entry 1 (names compare regardless of case): each key needs a name of its own']),
     );
   });
 

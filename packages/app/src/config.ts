@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { MAX_KEY_BYTES } from '@workplan/adapter-express';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
+import { checkedKeySet, keyEntriesOf, type ConfiguredKey } from './key-entries.js';
 import { withPasswordFromFile } from './mongo-password.js';
 
 /** Where records are kept: a SQLite file (the default), the process's memory, or MongoDB. */
@@ -19,8 +19,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly production: boolean;
-  /** Keys from `API_KEYS`; the key file's keys are read separately, since they change on SIGHUP. */
-  readonly apiKeys: readonly string[];
+  /** Keys from `API_KEYS`, with their names and roles; the key file's are read separately, since they change on SIGHUP. */
+  readonly apiKeys: readonly ConfiguredKey[];
   readonly apiKeysFile: string | undefined;
   readonly storage: StorageKind;
   /** The SQLite file, absolute (SQLITE_PATH resolved against the working directory). */
@@ -50,9 +50,6 @@ export interface Config {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** The shortest key the service accepts. */
-export const MIN_KEY_LENGTH = 16;
 
 /** A configuration that cannot run; `problems` has one sentence per bad setting. */
 export class ConfigError extends Error {
@@ -131,32 +128,17 @@ function warningsOf(config: Config, env: Env): string[] {
   return warnings;
 }
 
-/** Trims the candidate keys, dropping blanks; refuses any key too short to be safe. */
-export function keyList(candidates: readonly string[], source: string): string[] {
-  const keys = candidates
-    .map((key) => key.trim())
-    .filter((key) => key.length > 0);
-  const short = keys.filter((key) => key.length < MIN_KEY_LENGTH).length;
-  if (short > 0) {
-    throw new Error(`${source} holds ${short} key(s) shorter than ${MIN_KEY_LENGTH} characters`);
-  }
-  const long = keys.filter((key) => Buffer.byteLength(key) > MAX_KEY_BYTES).length;
-  if (long > 0) {
-    throw new Error(`${source} holds ${long} key(s) longer than ${MAX_KEY_BYTES} bytes`);
-  }
-  return keys;
-}
-
 /**
- * The keys of API_KEYS. Empty means unset; set to nothing but commas and blanks is a slip
- * (a variable that expanded to nothing), refused rather than read as no key at all, which
- * would have the service make a key of its own for the run.
+ * The keys of API_KEYS, each entry named by its place among the commas. Empty means unset;
+ * set to nothing but commas and blanks is a slip (a variable that expanded to nothing),
+ * refused rather than read as no key at all, which would have the service make a key of
+ * its own for the run.
  */
-function apiKeysSetting(raw: string | undefined): string[] {
+function apiKeysSetting(raw: string | undefined): ConfiguredKey[] {
   if (raw === undefined || raw === '') return [];
-  const keys = keyList(raw.split(','), 'API_KEYS');
+  const keys = keyEntriesOf(raw.split(','), (index) => `API_KEYS entry ${index + 1}`);
   if (keys.length === 0) throw new Error('API_KEYS is set but names no key: give keys separated by commas, or leave it unset');
-  return keys;
+  return checkedKeySet(keys);
 }
 
 /** MONGODB_URI, and the password of MONGODB_PASSWORD_FILE put into it when that is set. */

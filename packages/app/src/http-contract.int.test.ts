@@ -4,13 +4,14 @@ import { parseConfig } from './config.js';
 import { startService } from './service.js';
 
 const key = 'mongo-test-key-0123456789';
+const readKey = 'mongo-read-key-0123456789';
 
 await describeWithTestDatabase('app on MongoDB', (database) => {
   describeHttpContract('mongodb', async () => {
     const config = parseConfig({
       PORT: '0',
       HOST: '127.0.0.1',
-      API_KEYS: key,
+      API_KEYS: `${key},${readKey} role=read name=Folha`,
       STORAGE: 'mongodb',
       MONGODB_URI: database.uri,
       LIST_MAX_LIMIT: '50',
@@ -18,6 +19,6 @@ await describeWithTestDatabase('app on MongoDB', (database) => {
     });
     const service = await startService(config);
     await untilReady(service.url);
-    return { baseUrl: service.url, key, maxPageSize: 50, close: () => service.close() };
+    return { baseUrl: service.url, key, readKey, maxPageSize: 50, close: () => service.close() };
   });
 });

@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { keyList, type Config } from './config.js';
+import { type Config } from './config.js';
+import { checkedKeySet, keyEntriesOf, type ConfiguredKey } from './key-entries.js';
 
-/** Reads the key file: one key per line, `#` starts a comment. */
-export async function readKeyFile(path: string): Promise<string[]> {
+/** Reads the key file: one entry per line, each named by its line number; `#` starts a comment. */
+export async function readKeyFile(path: string): Promise<ConfiguredKey[]> {
   const text = await readFile(path, 'utf8');
   const lines = text.split(/\r?\n/u).map((line) => line.replace(/#.*$/u, ''));
-  return keyList(lines, `API_KEYS_FILE (${path})`);
+  return keyEntriesOf(lines, (index) => `API_KEYS_FILE (${path}) line ${index + 1}`);
 }
 
-/** All keys the configuration names: `API_KEYS` and the key file together. */
-export async function configuredKeys(config: Config): Promise<string[]> {
+/** All keys the configuration names, `API_KEYS` and the key file together, checked as one set. */
+export async function configuredKeys(config: Config): Promise<ConfiguredKey[]> {
   const fromFile = config.apiKeysFile === undefined ? [] : await readKeyFile(config.apiKeysFile);
-  return [...config.apiKeys, ...fromFile];
+  return checkedKeySet([...config.apiKeys, ...fromFile]);
 }
 
 /** A key for one run of a development server that was given none. */

@@ -31,7 +31,7 @@ export function lifecycleLogger(logger: Logger): Logger {
   return logger.isLevelEnabled('info') ? logger : logger.child({}, { level: 'info' });
 }
 
-/** One line per answered request: what an operator needs, never a key or a raw path. */
+/** One line per answered request: what an operator needs, the key's name but never the key, never a raw path. */
 export function logAnswered(logger: Logger, answered: AnsweredRequest): void {
   const level = answered.status >= 500 ? 'error' : 'info';
   logger[level](
@@ -41,7 +41,7 @@ export function logAnswered(logger: Logger, answered: AnsweredRequest): void {
       route: answered.route,
       status: answered.status,
       durationMs: Math.round(answered.durationMs * 100) / 100,
-      key: answered.keyFingerprint,
+      key: answered.keyName,
     },
     'request',
   );

@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fingerprintOf } from '@workplan/adapter-express';
 import { runApp, send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -53,22 +54,27 @@ describe('main', () => {
     expect(app.output()).toBe('invalid configuration:\n  - API_KEYS is set but names no key: give keys separated by commas, or leave it unset\n');
   });
 
-  it('logs one JSON line per request with the route pattern and key fingerprint, never the key', async () => {
+  it('logs one JSON line per request with the route pattern and the key\'s name, its fingerprint when unnamed, never the key', async () => {
     const key = 'production-key-0123456789';
-    const app = run({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', API_KEYS: key });
-    const [, url = ''] = await app.printed(/listening on (http:\S+)/u);
+    const named = 'payroll-read-key-0123456789';
+    const app = run({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', API_KEYS: `${key}, ${named} name=Folha role=read` });
+    const url = await app.listening();
     await send(url, { path: '/api/v1/scale/an-id', headers: { key, 'x-request-id': 'log-test-1' } });
-    const [line = ''] = await app.printed(/\{[^\n]*"requestId":"log-test-1"[^\n]*\}/u);
-    expect(JSON.parse(line)).toMatchObject({
+    const post = { method: 'POST', path: '/api/v1/scale', body: '{"value":"x"}' };
+    await send(url, { ...post, headers: { key: named, 'content-type': 'application/json', 'x-request-id': 'log-test-2' } });
+    const lineOf = async (requestId: string) => JSON.parse((await app.printed(new RegExp(`\\{[^\\n]*"requestId":"${requestId}"[^\\n]*\\}`, 'u')))[0]) as unknown;
+    expect(await lineOf('log-test-1')).toMatchObject({
       level: 30,
       requestId: 'log-test-1',
       method: 'GET',
       route: '/api/v1/scale/:id',
       status: 404,
       durationMs: expect.any(Number) as unknown,
-      key: expect.stringMatching(/^[0-9a-f]{8}$/u) as unknown,
+      key: fingerprintOf(key),
     });
+    expect(await lineOf('log-test-2')).toMatchObject({ method: 'POST', route: '/api/v1/scale', status: 403, key: 'Folha' });
     expect(app.output()).not.toContain(key);
+    expect(app.output()).not.toContain(named);
     expect(app.output()).not.toContain('an-id');
     app.child.kill('SIGTERM');
     await app.exited;
@@ -84,6 +90,7 @@ describe('main', () => {
     expect(metrics.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/u);
     expect(metrics.text).toContain('workplan_http_request_duration_seconds_count{method="GET",route="/api/v1/costCenters",status="200"} 1');
     expect(metrics.text).toContain('workplan_http_request_duration_seconds_bucket');
+    expect(metrics.text).toContain(`workplan_http_requests_by_key_total{key="${fingerprintOf(key)}",status="200"} 1`);
     expect(metrics.text).toContain('process_resident_memory_bytes');
     app.child.kill('SIGTERM');
     await app.exited;
@@ -127,6 +134,34 @@ describe('main', () => {
     app.child.kill('SIGHUP');
     await app.printed(/keys reloaded/u);
     expect([await status('first-key-0123456789'), await status('second-key-0123456789')]).toEqual([401, 200]);
+    app.child.kill('SIGTERM');
+    await app.exited;
+  });
+
+  it('changes a key\'s role and name on SIGHUP, and keeps them, with one line, when the file turns bad', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'workplan-roles-')), 'keys');
+    const key = 'role-change-key-0123456789';
+    await writeFile(file, `# payroll\n${key} role=read name=Folha\n`);
+    const app = run({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', API_KEYS_FILE: file });
+    const url = await app.listening();
+    const create = async (id: string) =>
+      (await send(url, { method: 'POST', path: '/api/v1/costCenter', headers: { key, 'content-type': 'application/json', 'x-request-id': id }, body: JSON.stringify({ title: id }) })).status;
+    const loggedKey = async (id: string) => (JSON.parse((await app.printed(new RegExp(`\\{[^\\n]*"requestId":"${id}"[^\\n]*\\}`, 'u')))[0]) as { key: string }).key;
+    expect(await create('while-read')).toBe(403);
+    expect(await loggedKey('while-read')).toBe('Folha');
+
+    await writeFile(file, `${key} name=Folha-escrita\n`);
+    app.child.kill('SIGHUP');
+    await app.printed(/keys reloaded: 1 key\(s\)/u);
+    expect(await create('once-write')).toBe(201);
+    expect(await loggedKey('once-write')).toBe('Folha-escrita');
+
+    await writeFile(file, `${key} name=Folha-escrita role=admin\n`);
+    app.child.kill('SIGHUP');
+    const [refusal = ''] = await app.printed(/\{[^\n]*keys not reloaded[^\n]*\}/u);
+    expect(JSON.parse(refusal)).toMatchObject({ level: 50, msg: `keys not reloaded, keeping the old ones: API_KEYS_FILE (${file}) line 1: role must be read or write` });
+    expect(await create('after-bad-file')).toBe(201);
+    expect(app.output()).not.toContain(key);
     app.child.kill('SIGTERM');
     await app.exited;
   });

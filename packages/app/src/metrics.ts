@@ -14,6 +14,15 @@ export class ServiceMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
+  // The key's name, never the key; the names come from the operator's keys, so the series
+  // stay as few as the keys configured. A label of its own counter rather than of the
+  // histogram: a series per bucket for every key would cost more than it tells.
+  readonly #byKey = new Counter({
+    name: 'workplan_http_requests_by_key_total',
+    help: 'Requests made with a valid key, by the key name and status',
+    labelNames: ['key', 'status'] as const,
+    registers: [this.registry],
+  });
   readonly #storageErrors = new Counter({
     name: 'workplan_storage_unavailable_total',
     help: 'Requests answered 503 because the storage did not answer in time',
@@ -28,6 +37,7 @@ export class ServiceMetrics {
   observe(answered: AnsweredRequest): void {
     const labels = { method: answered.method, route: answered.route, status: String(answered.status) };
     this.#duration.observe(labels, answered.durationMs / 1000);
+    if (answered.keyName !== undefined) this.#byKey.inc({ key: answered.keyName, status: labels.status });
     if (answered.status === 503) this.#storageErrors.inc();
   }
 

@@ -1,10 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fingerprintOf } from '@workplan/adapter-express';
 import { send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
+import { checkedKeySet } from './key-entries.js';
 import { readKeyFile } from './key-source.js';
 import { startService } from './service.js';
 
@@ -43,7 +45,7 @@ describe('startService', () => {
       await service.reloadKeys();
       expect([await status('file-key-0123456789ab'), await status('next-key-0123456789ab')]).toEqual([401, 200]);
       await writeFile(path, 'short\n');
-      await expect(service.reloadKeys()).rejects.toThrow('shorter than 16');
+      await expect(service.reloadKeys()).rejects.toThrow(`API_KEYS_FILE (${path}) line 1: the key is shorter than 16 characters`);
       expect(await status('next-key-0123456789ab')).toBe(200);
     } finally {
       await service.close();
@@ -51,9 +53,58 @@ describe('startService', () => {
   });
 });
 
+describe('startService with named keys and roles', () => {
+  const write = (url: string, key: string) =>
+    send(url, { method: 'POST', path: '/api/v1/costCenter', headers: { key, 'content-type': 'application/json' }, body: JSON.stringify({ title: `t ${Math.random()}` }) });
+
+  it('refuses to start when the key file names a key as API_KEYS names another, naming both places', async () => {
+    const path = await keyFile('# folha\nfile-key-0123456789ab name=folha\n');
+    const config = parseConfig({ ...base, API_KEYS: 'env-key-0123456789abc name=Folha', API_KEYS_FILE: path });
+    await expect(startService(config)).rejects.toThrow(
+      `API_KEYS_FILE (${path}) line 2: the name "folha" is already used by API_KEYS entry 1 (names compare regardless of case): each key needs a name of its own`,
+    );
+  });
+
+  it('gives a key its new role on reload, and keeps the old roles when the file turns bad', async () => {
+    const key = 'role-key-0123456789ab';
+    const path = await keyFile(`${key} name=Folha role=read\n`);
+    const service = await startService(parseConfig({ ...base, API_KEYS_FILE: path }));
+    try {
+      expect((await write(service.url, key)).status).toBe(403);
+      await writeFile(path, `${key} name=Folha\n`);
+      await service.reloadKeys();
+      expect((await write(service.url, key)).status).toBe(201);
+      await writeFile(path, `${key} name=Folha role=read\nother-key-0123456789 name=Folha\n`);
+      await expect(service.reloadKeys()).rejects.toThrow(`API_KEYS_FILE (${path}) line 2: the name "Folha" is already used by`);
+      expect((await write(service.url, key)).status).toBe(201);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('the named keys of docs/operations.md', () => {
+  const page = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+
+  it('has an example key file that reads as it says: names and roles in either order', async () => {
+    const example = /A key file:\n\n```\n([^`]+)```/u.exec(page)?.[1] ?? '';
+    const entries = checkedKeySet(await readKeyFile(await keyFile(example)));
+    expect(entries.map(({ name, role }) => `${name}:${role}`)).toEqual(['Folha:read', 'RH:write', 'Ponto:read']);
+  });
+
+  it('has an API_KEYS example that parses', () => {
+    const example = /`API_KEYS='([^']+)'`/u.exec(page)?.[1] ?? '';
+    expect(parseConfig({ API_KEYS: example }).apiKeys.map(({ name, role }) => `${name}:${role}`)).toEqual(['Folha:read', 'RH:write']);
+  });
+});
+
 describe('readKeyFile', () => {
-  it('reads one key a line, dropping comments and blanks', async () => {
-    const path = await keyFile('alpha-key-0123456789 # the first\r\n# a comment\n\n  beta-key-0123456789ab  \n');
-    await expect(readKeyFile(path)).resolves.toEqual(['alpha-key-0123456789', 'beta-key-0123456789ab']);
+  it('reads one entry a line, dropping comments and blanks, each named by its line', async () => {
+    const path = await keyFile('alpha-key-0123456789 # the first\r\n# a comment\n\n  beta-key-0123456789ab  role=read name=Folha # read only\n');
+    const entries = await readKeyFile(path);
+    expect(entries.map(({ key, name, role, place }) => ({ key, name, role, place }))).toEqual([
+      { key: 'alpha-key-0123456789', name: fingerprintOf('alpha-key-0123456789'), role: 'write', place: `API_KEYS_FILE (${path}) line 1` },
+      { key: 'beta-key-0123456789ab', name: 'Folha', role: 'read', place: `API_KEYS_FILE (${path}) line 4` },
+    ]);
   });
 });

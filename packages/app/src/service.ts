@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { ApiKeys, createHttpServer, drainable } from '@workplan/adapter-express';
+import { ApiKeys, createHttpServer, drainable, keyEntryOf } from '@workplan/adapter-express';
 import { type Logger } from 'pino';
 import { type Config } from './config.js';
 import { createContainer } from './container.js';
@@ -38,7 +38,7 @@ export async function startService(config: Config): Promise<RunningService> {
   if (keys.size === 0) {
     if (config.production) throw new Error('no API key configured: set API_KEYS or API_KEYS_FILE');
     runKey = makeRunKey();
-    keys.replace([runKey]);
+    keys.replace([keyEntryOf(runKey)]);
   }
   const container = await createContainer(config, keys);
   const storage = container.get(ids.storage);

@@ -5,7 +5,10 @@ import { type HttpAnswer } from './http-client.js';
 /** A service started for a test file; the suite closes it after. */
 export interface ServiceUnderTest {
   readonly baseUrl: string;
+  /** A `write` key: the suite's requests use it unless they say otherwise. */
   readonly key: string;
+  /** A `read` key, named, for the roles' cases. */
+  readonly readKey: string;
   readonly maxPageSize: number;
   close(): Promise<void>;
 }
@@ -71,6 +74,16 @@ export function expectProblem(answer: HttpAnswer, status: number, code: string, 
   });
   expect(answer.json).toHaveProperty('error.detail', expect.any(String));
   expectCommonHeaders(answer);
+}
+
+/** Asserts an error answer as `expectProblem` does, and that its envelope holds nothing else. */
+export function expectBareProblem(answer: HttpAnswer, status: number, code: string, message: string): void {
+  expectProblem(answer, status, code, message);
+  expect(answer.json).toEqual({
+    success: false,
+    message,
+    error: { code, detail: expect.any(String) as unknown, requestId: answer.headers['x-request-id'] },
+  });
 }
 
 /** The `data` member of a success answer, after checking the status and envelope. */

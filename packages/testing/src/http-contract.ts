@@ -12,6 +12,7 @@ import {
 } from './http-contract-data.js';
 import { describeHttpEdges } from './http-edges.js';
 import { describeEntityTags } from './http-entity-tags.js';
+import { describeKeyRoles } from './http-roles.js';
 
 type Json = Record<string, unknown>;
 
@@ -185,6 +186,7 @@ export function describeHttpContract(name: string, start: () => Promise<ServiceU
     });
 
     describeHttpEdges(() => service, call);
+    describeKeyRoles(() => service, call);
     describeEntityTags(call);
   });
 }

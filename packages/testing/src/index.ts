@@ -16,6 +16,7 @@ export { damageTablePage } from './damaged-page.js';
 export { describeHttpContract } from './http-contract.js';
 export {
   contractResources,
+  expectBareProblem,
   expectProblem,
   uniqueText,
   type ContractCall,

@@ -176,7 +176,7 @@ export function components(resources: readonly ResourceDescription[], responses:
     parameters,
     responses,
     securitySchemes: {
-      apiKey: { type: 'apiKey', in: 'header', name: 'KEY', description: 'Uma chave configurada em API_KEYS ou API_KEYS_FILE.' },
+      apiKey: { type: 'apiKey', in: 'header', name: 'KEY', description: 'Uma chave configurada em API_KEYS ou API_KEYS_FILE, com nome e papel: `write` (o padrão) faz tudo, `read` só GET e HEAD.' },
     },
   };
 }

@@ -6,11 +6,13 @@ import { optionsOperation, resourcePaths, success } from './operations.js';
 
 const description = `Escalas de trabalho e centros de custo.
 
-Toda operação de \`/api/v1\` pede o cabeçalho \`KEY\`. Os caminhos casam sem distinguir
-maiúsculas e com ou sem uma barra final. Um caminho sem rota responde 404 \`ROUTE_NOT_FOUND\`
-(\`components.responses.RouteNotFound\`); um método que o caminho não aceita responde 405
-\`METHOD_NOT_ALLOWED\` com \`Allow\` (\`components.responses.MethodNotAllowed\`). Toda resposta
-traz \`X-Request-Id\` e \`X-Content-Type-Options: nosniff\`.`;
+Toda operação de \`/api/v1\` pede o cabeçalho \`KEY\`. Uma chave de papel \`read\` faz só GET
+e HEAD: com ela, criar, atualizar ou apagar responde 403 \`FORBIDDEN\`, antes de o corpo ser
+lido. Os caminhos casam sem distinguir maiúsculas e com ou sem uma barra final. Um caminho
+sem rota responde 404 \`ROUTE_NOT_FOUND\` (\`components.responses.RouteNotFound\`); um método
+que o caminho não aceita responde 405 \`METHOD_NOT_ALLOWED\` com \`Allow\`
+(\`components.responses.MethodNotAllowed\`). Toda resposta traz \`X-Request-Id\` e
+\`X-Content-Type-Options: nosniff\`.`;
 
 function healthPath(name: 'live' | 'ready', summary: string): Json {
   const tags = ['Health'];

@@ -2,6 +2,7 @@ import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { costCenter, WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
 import { judge, schemaCheckOf, send, sendRaw, uniqueText, type HttpAnswer } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyEntryOf } from '../api-keys.js';
 import { answerClientError } from '../client-error.js';
 import { describedResources } from '../resources.js';
 import { startMemoryApp, type MemoryApp } from '../testing/memory-app.js';
@@ -10,6 +11,7 @@ import { openApiDocument } from './document.js';
 
 const document = openApiDocument(describedResources);
 const key = 'drift-test-key-0123456789';
+const readKey = 'drift-read-key-0123456789';
 
 const check = schemaCheckOf(document);
 
@@ -44,6 +46,7 @@ const seen = new Set<string>();
 beforeAll(async () => {
   running = await startMemoryApp({
     key,
+    otherKeys: [keyEntryOf(readKey, { name: 'leitura', role: 'read' })],
     workplan: {
       workSchedules: switchable(new MemoryRecordRepository(workSchedule)),
       costCenters: switchable(new MemoryRecordRepository(costCenter)),
@@ -144,11 +147,13 @@ describe('every answer agrees with openapi.json', () => {
     await exchange('GET', '/api/v2/scales', { key: null });
   });
 
-  it.each(operations)('$method $template: 401, 500, 503, 400 and 431 where listed', async ({ template, method, statuses }) => {
+  it.each(operations)('$method $template: 401, 403, 500, 503, 400 and 431 where listed', async ({ template, method, statuses }) => {
     const path = template.replace('{id}', 'x').replace('{skip}', '0').replace('{limit}', '1');
     const listed = (status: string) => statuses.includes(status);
     const json = method === 'POST' || method === 'PUT' ? { value: uniqueText(), title: uniqueText() } : undefined;
     if (listed('401')) await exchange(method, path, { key: null, json });
+    // A read key is refused every write, and only writes list 403.
+    expect((await exchange(method, path, { key: readKey, json })).status === 403).toBe(listed('403'));
     for (const [status, fail] of [['500', () => new Error('boom')], ['503', () => WorkplanError.storageUnavailable(new Error('timeout'))]] as const) {
       if (!listed(status)) continue;
       failure = fail;

@@ -14,7 +14,9 @@ const apiFailures: readonly ErrorCode[] = [
   'INTERNAL',
   'STORAGE_UNAVAILABLE',
 ];
-const bodyFailures: readonly ErrorCode[] = ['INVALID_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONFLICT'];
+/** What a write can fail with that a read cannot: a `read` key is refused it. */
+const writeFailures: readonly ErrorCode[] = ['FORBIDDEN'];
+const bodyFailures: readonly ErrorCode[] = [...writeFailures, 'INVALID_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONFLICT'];
 
 const requestId = { 'X-Request-Id': ref('headers', 'XRequestId') };
 const entityTag = { ETag: ref('headers', 'ETag') };
@@ -100,7 +102,7 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
       get: operation(`find${name}`, `Retorna ${aOne}`, messages.find, ['NOT_FOUND'], { '200': one, ...notModified }, ifNoneMatch),
       head: head(`head${name}`, messages.find, ['NOT_FOUND'], entityTag, ifNoneMatch, notModified),
       put: operation(`update${name}`, `Atualiza ${aOne}`, messages.update, [...bodyFailures, 'NOT_FOUND', 'PRECONDITION_FAILED'], { '200': one }, { requestBody: body, ...ifMatch }),
-      delete: operation(`delete${name}`, `Apaga ${aOne}`, messages.delete, ['NOT_FOUND', 'PRECONDITION_FAILED'], { '200': deleted }, ifMatch),
+      delete: operation(`delete${name}`, `Apaga ${aOne}`, messages.delete, [...writeFailures, 'NOT_FOUND', 'PRECONDITION_FAILED'], { '200': deleted }, ifMatch),
       options: optionsOperation(`options${name}Id`, tags, ['GET', 'PUT', 'DELETE']),
     },
     [`${base}/${plural}`]: list('', `Lista ${theMany} (até o máximo da página)`, [], []),

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { createWorkplan, repositoriesOf, type WorkplanOptions } from '@workplan/core';
-import { ApiKeys } from '../api-keys.js';
+import { ApiKeys, keyEntryOf, type KeyEntry } from '../api-keys.js';
 import { createHttpApp, type HttpAppOptions } from '../http-app.js';
 import { httpResourcesOf } from '../resources.js';
 
@@ -12,8 +12,10 @@ import { httpResourcesOf } from '../resources.js';
 
 /** What a test changes of the app; whatever it leaves out is the plain default. */
 export interface MemoryAppOptions {
-  /** The one API key the app takes. */
+  /** An API key the app takes: a `write` key, named by its fingerprint. */
   readonly key: string;
+  /** Keys it takes besides `key`, with their names and roles. */
+  readonly otherKeys?: readonly KeyEntry[];
   /** Storage, ids, page size: memory repositories and random UUIDs unless given. */
   readonly workplan?: Partial<WorkplanOptions>;
   /** The HTTP app's options besides its resources and keys; ready unless `isReady` says otherwise. */
@@ -37,7 +39,7 @@ export async function startMemoryApp(options: MemoryAppOptions): Promise<MemoryA
   });
   const app = createHttpApp({
     resources: httpResourcesOf(workplan),
-    keys: new ApiKeys([options.key]),
+    keys: new ApiKeys([keyEntryOf(options.key), ...(options.otherKeys ?? [])]),
     isReady: () => Promise.resolve(true),
     ...options.http,
   });
