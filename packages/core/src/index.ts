@@ -35,6 +35,23 @@ export {
   type KindName,
   type Repositories,
 } from './kinds.js';
+export {
+  CREATION_ORDER,
+  MAX_SEARCH_LENGTH,
+  comparePositions,
+  cursorOf,
+  foldText,
+  orderOf,
+  positionOf,
+  readCursor,
+  searchOf,
+  type FoundRecords,
+  type ListCursor,
+  type ListPosition,
+  type RecordOrder,
+  type RecordQuery,
+  type SortField,
+} from './record-query.js';
 export { isAtExpectedRevision, revisionOf, type ExpectedRevisions } from './revision.js';
 export { MAX_TEXT_LENGTH, checkText, uniquenessKey, type TextCheck, type TextRule } from './text-rules.js';
 export { createUuidV7Generator, uuidV7Ids, type UuidV7Sources } from './uuid-v7.js';
