@@ -1,4 +1,5 @@
 import {
+  type FoundRecords,
   assembleRecord,
   WorkplanError,
   type CatalogRecord,
@@ -67,6 +68,15 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     options?.signal?.throwIfAborted();
     const slice = this.#ordered.slice(page.skip, page.skip + page.limit);
     return slice.map((entry) => this.#toRecord(entry));
+  }
+
+  // PLACEHOLDER on the integration branch q-core: replaced by the adapter's query before it lands.
+  async query(): Promise<FoundRecords<F>> {
+    throw new Error('query: not built yet (issue 28)');
+  }
+
+  async count(): Promise<number> {
+    throw new Error('count: not built yet (issue 28)');
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
