@@ -111,6 +111,32 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect(stored.filter((title) => title?.startsWith('Importação'))).toHaveLength(47);
     });
 
+    it('imports a CSV saved by Excel in Windows-1252: the accents as typed, the header row left out, and says how it read the file', async () => {
+      await openTab('centros-de-custo', 'Centros de custo');
+      // Excel's "CSV (separado por vírgulas)" on a Brazilian Windows: a byte a character,
+      // ç as E7, “ ” as 93 and 94 (latin1 writes each code point below 256 as that byte).
+      const bytes = Buffer.from('ID;Título;Criado em\r\n;Operações\r\n;Turno \x93noturno\x94\r\n', 'latin1');
+      expect([...bytes.subarray(26, 30)]).toEqual([0x61, 0xe7, 0xf5, 0x65]);
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: bytes });
+      const reading = 'Arquivo lido como Windows-1252, a codificação que o Excel usa por padrão no Windows (não era UTF-8). A primeira linha é um cabeçalho («Título»): não é importada.';
+      await page.getByText(reading).waitFor();
+      await page.getByRole('button', { name: 'Importar 2 linhas' }).click();
+      const report = page.getByRole('region', { name: 'Relatório da importação' });
+      await report.getByText('2 criados, 0 já existiam, 0 inválidos.').waitFor();
+      await report.getByText(reading).waitFor();
+      const stored = (await api.all('costCenters')).map((record) => record.title);
+      expect(stored.slice(-2)).toEqual(['Operações', 'Turno “noturno”']);
+      expect(stored).not.toContain('Título');
+    });
+
+    it('refuses a file that is no text, a workbook chosen by mistake, saying how to save it as CSV', async () => {
+      await openTab('centros-de-custo', 'Centros de custo');
+      const workbook = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]);
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'centros.xlsx', mimeType: 'text/csv', buffer: workbook });
+      await page.getByRole('alert').getByText('escolha o tipo «CSV UTF-8 (Delimitado por vírgulas)»').waitFor();
+      expect(await page.getByRole('button', { name: /^Importar \d/u }).count()).toBe(0);
+    });
+
     it('stops an import cleanly when cancelled: the row being sent is answered, the rest are not sent', async () => {
       const before = await api.all('costCenters');
       await page.route('**/api/v1/costCenter', async (route) => {

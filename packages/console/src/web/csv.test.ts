@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvOf, importRowsOf, rowsOfCsv } from './csv.js';
+import { csvOf, rowsOfCsv } from './csv.js';
 
 describe('csvOf', () => {
   it('starts with a UTF-8 BOM, separates cells with ; and rows with CRLF, and quotes only where it must', () => {
@@ -34,29 +34,5 @@ describe('rowsOfCsv', () => {
       { line: 5, cells: ['dois\nlinhas'] },
       { line: 7, cells: ['três'] },
     ]);
-  });
-});
-
-describe('importRowsOf', () => {
-  it('reads one column of values, with no header', () => {
-    expect(importRowsOf('12x36\n6x1\r\n5x2')).toEqual([
-      { line: 1, text: '12x36' },
-      { line: 2, text: '6x1' },
-      { line: 3, text: '5x2' },
-    ]);
-  });
-
-  it('reads the column headed Valor or Título, as the console exports it, from the line after the header', () => {
-    const exported = csvOf([['ID', 'Título', 'Criado em'], ['x', 'Financeiro', 'd'], ['y', 'Controladoria; fiscal', 'd']]);
-    expect(importRowsOf(exported)).toEqual([
-      { line: 2, text: 'Financeiro' },
-      { line: 3, text: 'Controladoria; fiscal' },
-    ]);
-    expect(importRowsOf('valor\n12x36').map((row) => row.text)).toEqual(['12x36']);
-    expect(importRowsOf('TITULO,outra\nRH,z').map((row) => row.text)).toEqual(['RH']);
-  });
-
-  it('reads the first column when no header names the value', () => {
-    expect(importRowsOf('Compras;ignorado\nVendas;x').map((row) => row.text)).toEqual(['Compras', 'Vendas']);
   });
 });

@@ -75,24 +75,3 @@ function separatorOf(text: string): ';' | ',' {
   }
   return ',';
 }
-
-/** One value to import, and the line of the file it came from, for the report. */
-export interface ImportRow {
-  readonly line: number;
-  readonly text: string;
-}
-
-// A first row naming one of these (any case, accents or not) is a header: its column is read.
-const VALUE_HEADERS = ['valor', 'value', 'titulo', 'title'];
-
-/** The values of a CSV file to import: the column headed «Valor» or «Título» (an export of the console's), else the first. */
-export function importRowsOf(file: string): ImportRow[] {
-  const rows = rowsOfCsv(file);
-  const header = rows[0]?.cells.findIndex((cell) => VALUE_HEADERS.includes(headerWord(cell))) ?? -1;
-  const column = Math.max(header, 0);
-  return rows.slice(header >= 0 ? 1 : 0).map(({ line, cells }) => ({ line, text: cells[column] ?? '' }));
-}
-
-function headerWord(cell: string): string {
-  return cell.trim().normalize('NFD').replace(/\p{Mn}/gu, '').toLowerCase();
-}

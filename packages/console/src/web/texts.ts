@@ -102,6 +102,13 @@ export const words = {
     'Uma coluna de valores, um por linha. Se houver mais colunas (separadas por ; ou ,), usa-se a de cabeçalho «Valor» ou «Título», ou então a primeira.',
   importStart: (count: number) => (count === 1 ? 'Importar 1 linha' : `Importar ${count} linhas`),
   importNothing: 'O arquivo não tem nenhuma linha com valor.',
+  importUnreadable:
+    'Este arquivo não é um CSV de texto (nem UTF-8 nem Windows-1252); talvez seja uma pasta de trabalho do Excel (.xlsx). No Excel, use Arquivo › Salvar como, escolha o tipo «CSV UTF-8 (Delimitado por vírgulas)» e selecione o arquivo salvo.',
+  readAs: {
+    'utf-8': 'Arquivo lido como UTF-8.',
+    'windows-1252': 'Arquivo lido como Windows-1252, a codificação que o Excel usa por padrão no Windows (não era UTF-8).',
+  },
+  headerSkipped: (header: string) => `A primeira linha é um cabeçalho («${header}»): não é importada.`,
   importProgress: (done: number, total: number) => `Importando: ${done} de ${total}`,
   importCancel: 'Cancelar importação',
   importCancelled: 'Importação cancelada: as linhas seguintes não foram enviadas.',
