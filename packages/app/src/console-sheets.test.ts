@@ -217,5 +217,30 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
       expect(refused).toBe(1);
     });
+
+    it('exports a text a spreadsheet would run as a formula behind a quote, and imports that file back to the same texts', async () => {
+      const attacks = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-1'];
+      const made = [];
+      for (const text of attacks) made.push(await api.create('scale', text));
+      await openTab('escalas', 'Escalas de trabalho');
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Exportar CSV' }).click();
+      const download = await downloading;
+      const file = await readFile(await download.path());
+      const lines = file.toString('utf8').slice(1).split('\r\n');
+      for (const record of made) {
+        const line = lines.find((one) => one.startsWith(`${record.id};`)) ?? '';
+        // The value's cell is quoted and starts with a quote: text to Excel, never a formula.
+        expect(line.slice(record.id.length + 1)).toMatch(/^"'[=+@-]/u);
+        expect(line).toContain(`"'${(record.value ?? '').replaceAll('"', '""')}"`);
+      }
+
+      for (const record of made) expect((await api.call('DELETE', `/api/v1/scale/${record.id}`)).response.status).toBe(200);
+      await page.getByLabel('Importar CSV').setInputFiles({ name: download.suggestedFilename(), mimeType: 'text/csv', buffer: file });
+      await page.getByRole('button', { name: `Importar ${lines.length - 2} linhas` }).click();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText(/^4 criados, \d+ já existiam, 0 inválidos\.$/u).waitFor();
+      const stored = (await api.all('scales')).map((record) => record.value);
+      expect(stored.slice(-4)).toEqual(attacks);
+    });
   });
 });

@@ -19,6 +19,41 @@ describe('csvOf', () => {
   });
 });
 
+describe('a cell a spreadsheet would run as a formula', () => {
+  const attacks = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-1', '\tdepois de um tab', '\rdepois de um retorno'];
+
+  it('is written behind a single quote, and quoted, so no cell of an export starts a formula (OWASP CSV injection)', () => {
+    expect(csvOf([['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-1']])).toBe(
+      `\uFEFF"'=HYPERLINK(""http://x"",""y"")";"'+cmd|' /C calc'!A0";"'@SUM(1+1)";"'-1"\r\n`,
+    );
+    expect(csvOf([['\tx', '\rx']])).toBe(`\uFEFF"'\tx";"'\rx"\r\n`);
+    const cells = csvOf([attacks]).slice(1).split(';');
+    expect(cells.every((cell) => cell.startsWith(`"'`))).toBe(true);
+  });
+
+  it('leaves alone a cell that only holds such a character later on, or is a number', () => {
+    expect(csvOf([['12x36', 'a=b', 'Turno -1', '1', 'e-mail @rh']])).toBe('\uFEFF12x36;a=b;Turno -1;1;e-mail @rh\r\n');
+  });
+
+  it('reads back as the text that was written, also a text that began with a quote already', () => {
+    const rows = [attacks, ["'=já com aspas", "''-duas", "'só aspas", "'"]];
+    expect(rowsOfCsv(csvOf(rows)).map((row) => row.cells)).toEqual(rows);
+  });
+
+  it('is read back from the file as Excel saves it again: the quote kept, the cell quoted only where it must be', () => {
+    expect(rowsOfCsv(`'-1;"'=HYPERLINK(""http://x"",""y"")";'@SUM(1+1);"'+cmd|' /C calc'!A0"\r\n`)[0]?.cells).toEqual([
+      '-1',
+      '=HYPERLINK("http://x","y")',
+      '@SUM(1+1)',
+      "+cmd|' /C calc'!A0",
+    ]);
+  });
+
+  it('keeps the quote of a cell that only starts with one: the operator typed it', () => {
+    expect(rowsOfCsv("'Turno A';'12x36\n")[0]?.cells).toEqual(["'Turno A'", "'12x36"]);
+  });
+});
+
 describe('rowsOfCsv', () => {
   it('takes , when no ; stands outside quotes, and any line ending', () => {
     expect(rowsOfCsv('a,b\r\n"c;d",e\nf,g\rh,i').map((row) => row.cells)).toEqual([['a', 'b'], ['c;d', 'e'], ['f', 'g'], ['h', 'i']]);

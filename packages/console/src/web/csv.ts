@@ -1,15 +1,31 @@
 // CSV as spreadsheets write it: RFC 4180 quoting, any line ending, `;` (Excel's separator
 // where the decimal mark is a comma, as in Brazil) or `,`.
 
+// A cell that starts with one of these a spreadsheet runs as a formula (OWASP, "CSV
+// Injection"): `=HYPERLINK(...)` leaks data, `+cmd|...` runs a program. Written behind a
+// single quote it is text. Quotes already in front count in, so that reading back takes
+// off exactly the one that writing put on, and a text of `'=` survives the round trip.
+const FORMULA_START = /^'*[=+\-@\t\r]/u;
+
 const BOM = '\uFEFF';
 
-/** Rows as a CSV file for a spreadsheet: a UTF-8 BOM (so Excel reads the accents right), `;` between cells, CRLF after each row. */
+/**
+ * Rows as a CSV file for a spreadsheet: a UTF-8 BOM (so Excel reads the accents right), `;`
+ * between cells, CRLF after each row, and no cell a spreadsheet would run as a formula.
+ */
 export function csvOf(rows: readonly (readonly string[])[], separator = ';'): string {
-  return BOM + rows.map((row) => row.map((cell) => quoted(cell, separator)).join(separator)).join('\r\n') + '\r\n';
+  return BOM + rows.map((row) => row.map((cell) => cellOf(cell, separator)).join(separator)).join('\r\n') + '\r\n';
 }
 
-function quoted(cell: string, separator: string): string {
-  return cell.includes(separator) || /["\r\n]/u.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+function cellOf(text: string, separator: string): string {
+  const formula = FORMULA_START.test(text);
+  const cell = formula ? `'${text}` : text;
+  return formula || cell.includes(separator) || /["\r\n]/u.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+}
+
+/** A cell as it was before `csvOf` kept a spreadsheet from running it: without the one quote put in front. */
+function textOfCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
 }
 
 /** One row of a CSV file, and the line of the file it starts on (1 for the first). */
@@ -20,7 +36,8 @@ export interface CsvRow {
 
 /**
  * The rows of a CSV file, with the separator it uses: `;` when one stands outside quotes
- * anywhere in the file, else `,`. Empty lines are left out; a BOM is dropped.
+ * anywhere in the file, else `,`. Empty lines are left out; a BOM is dropped; a cell that
+ * `csvOf` wrote behind a quote (`'=...`) is read as the text it was.
  */
 export function rowsOfCsv(file: string): CsvRow[] {
   const text = file.startsWith(BOM) ? file.slice(1) : file;
@@ -33,7 +50,7 @@ export function rowsOfCsv(file: string): CsvRow[] {
   let rowLine = 1;
   let empty = true;
   const endRow = () => {
-    if (!empty) rows.push({ line: rowLine, cells: [...cells, cell] });
+    if (!empty) rows.push({ line: rowLine, cells: [...cells, cell].map(textOfCell) });
     cells = [];
     cell = '';
     empty = true;
