@@ -129,6 +129,16 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect(stored).not.toContain('Título');
     });
 
+    it('imports a quote inside an unquoted cell as text, and every row after it as its own', async () => {
+      await openTab('centros-de-custo', 'Centros de custo');
+      const values = ['Turno 12" noturno', 'Monitor 15"', 'Depois das aspas', '"Entre aspas" no início'];
+      const file = ['Turno 12" noturno', 'Monitor 15"', 'Depois das aspas', '"""Entre aspas"" no início"'].join('\r\n');
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'aspas.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+      await page.getByRole('button', { name: 'Importar 4 linhas' }).click();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('4 criados, 0 já existiam, 0 inválidos.').waitFor();
+      expect((await api.all('costCenters')).slice(-4).map((record) => record.title)).toEqual(values);
+    });
+
     it('refuses a file that is no text, a workbook chosen by mistake, saying how to save it as CSV', async () => {
       await openTab('centros-de-custo', 'Centros de custo');
       const workbook = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]);
@@ -196,7 +206,9 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const [header, ...rows] = bytes.toString('utf8').slice(1).split('\r\n').filter((line) => line !== '');
       expect(header).toBe('ID;Título;Criado em;Atualizado em');
-      expect(rows).toEqual(stored.map((record) => [record.id, record.title, record.createdAt, record.updatedAt].join(';')));
+      // RFC 4180: a cell holding the separator, a quote or a line break is quoted, its quotes doubled.
+      const cell = (text = '') => (/[;"\r\n]/u.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+      expect(rows).toEqual(stored.map((record) => [record.id, cell(record.title), record.createdAt, record.updatedAt].join(';')));
       expect(asked.filter((path) => path.startsWith('/api/v1/costCenters')).length).toBe(Math.ceil(stored.length / 20));
     });
 

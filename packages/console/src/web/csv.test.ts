@@ -60,6 +60,32 @@ describe('rowsOfCsv', () => {
     expect(rowsOfCsv('a,b;c\n').map((row) => row.cells)).toEqual([['a,b', 'c']]);
   });
 
+  it('reads a quote inside an unquoted cell as text, not as the start of a quoted cell that swallows the rows after it', () => {
+    expect(rowsOfCsv('Turno 12" noturno\r\n6x1\r\n5x2\r\n').map((row) => row.cells)).toEqual([['Turno 12" noturno'], ['6x1'], ['5x2']]);
+    expect(rowsOfCsv('a;Turno 12" noturno;b\nc;d;e\n').map((row) => row.cells)).toEqual([['a', 'Turno 12" noturno', 'b'], ['c', 'd', 'e']]);
+    expect(rowsOfCsv('x;Tela 15"\ny;Tela 17"\n').map((row) => row.cells)).toEqual([['x', 'Tela 15"'], ['y', 'Tela 17"']]);
+  });
+
+  it('takes the separator from outside quoted cells only, with a stray quote before them', () => {
+    expect(rowsOfCsv('Turno 12" noturno,x\r\n"Controladoria; fiscal",y\r\n').map((row) => row.cells)).toEqual([
+      ['Turno 12" noturno', 'x'],
+      ['Controladoria; fiscal', 'y'],
+    ]);
+    expect(rowsOfCsv('id,"diz ""a;b""",z\n').map((row) => row.cells)).toEqual([['id', 'diz "a;b"', 'z']]);
+  });
+
+  it('reads a file as Excel writes it: quoted cells with "" escapes, a quoted line break, CRLF or LF', () => {
+    const excel = 'ID;Título\r\n1;"Centro ""A""; sede"\r\n2;"duas\r\nlinhas"\r\n3;"Tela 15"""\n4;""\n5;Fim';
+    expect(rowsOfCsv(excel)).toEqual([
+      { line: 1, cells: ['ID', 'Título'] },
+      { line: 2, cells: ['1', 'Centro "A"; sede'] },
+      { line: 3, cells: ['2', 'duas\r\nlinhas'] },
+      { line: 5, cells: ['3', 'Tela 15"'] },
+      { line: 6, cells: ['4', ''] },
+      { line: 7, cells: ['5', 'Fim'] },
+    ]);
+  });
+
   it('leaves out empty lines but keeps a quoted empty or blank value, and numbers rows by the line they start on', () => {
     const rows = rowsOfCsv('\uFEFFum\n\n"   "\n""\n"dois\nlinhas"\ntrês\n\n');
     expect(rows).toEqual([

@@ -41,54 +41,70 @@ export interface CsvRow {
  */
 export function rowsOfCsv(file: string): CsvRow[] {
   const text = file.startsWith(BOM) ? file.slice(1) : file;
-  const separator = separatorOf(text);
   const rows: CsvRow[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoting = false;
-  let line = 1;
-  let rowLine = 1;
-  let empty = true;
-  const endRow = () => {
-    if (!empty) rows.push({ line: rowLine, cells: [...cells, cell].map(textOfCell) });
-    cells = [];
-    cell = '';
-    empty = true;
-  };
-  for (let at = 0; at < text.length; at += 1) {
-    const char = text.charAt(at);
-    if (quoting) {
-      if (char === '"' && text.charAt(at + 1) === '"') {
-        cell += '"';
-        at += 1;
-      } else if (char === '"') quoting = false;
-      else {
-        if (char === '\n' || (char === '\r' && text.charAt(at + 1) !== '\n')) line += 1;
-        cell += char;
-      }
-    } else if (char === '\r' || char === '\n') {
-      if (char === '\r' && text.charAt(at + 1) === '\n') at += 1;
-      endRow();
-      line += 1;
-      rowLine = line;
-    } else {
-      empty = false;
-      if (char === '"') quoting = true;
-      else if (char === separator) {
-        cells.push(cell);
-        cell = '';
-      } else cell += char;
-    }
+  let row: CsvCell[] = [];
+  for (const cell of cellsOf(text, separatorOf(text))) {
+    row.push(cell);
+    if (cell.end !== ROW_END) continue;
+    const [only] = row;
+    if (row.length > 1 || only?.quoted === true || only?.text !== '') rows.push({ line: cell.line, cells: row.map((one) => textOfCell(one.text)) });
+    row = [];
   }
-  endRow();
   return rows;
 }
 
 function separatorOf(text: string): ';' | ',' {
-  let quoting = false;
-  for (const char of text) {
-    if (char === '"') quoting = !quoting;
-    else if (char === ';' && !quoting) return ';';
-  }
+  for (const cell of cellsOf(text, ';,')) if (cell.end === ';') return ';';
   return ',';
+}
+
+const ROW_END = '\n';
+
+interface CsvCell {
+  readonly text: string;
+  /** Written in quotes: `""` is an empty value, where nothing at all is an empty line. */
+  readonly quoted: boolean;
+  /** What ended it: one of the separators, or ROW_END at a line's end or the file's. */
+  readonly end: string;
+  /** The line of the file its row starts on. */
+  readonly line: number;
+}
+
+/**
+ * The cells of a CSV text, cut at any of `separators` and at line ends (CRLF, LF or CR).
+ * A quote opens a quoted cell only as the cell's first character, as Excel reads it: in
+ * `Turno 12" noturno` it is text, not the start of a cell that runs to the end of the file.
+ */
+function* cellsOf(text: string, separators: string): Generator<CsvCell> {
+  let cell = '';
+  let quoted = false;
+  let quoting = false;
+  let line = 1;
+  let rowLine = 1;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text.charAt(at);
+    if (quoting) {
+      if (char !== '"') {
+        cell += char;
+        if (char === '\n' || (char === '\r' && text.charAt(at + 1) !== '\n')) line += 1;
+      } else if (text.charAt(at + 1) === '"') {
+        cell += '"';
+        at += 1;
+      } else quoting = false;
+    } else if (char === '"' && cell === '' && !quoted) {
+      quoting = true;
+      quoted = true;
+    } else if (separators.includes(char) || char === '\r' || char === '\n') {
+      const endsRow = char === '\r' || char === '\n';
+      if (char === '\r' && text.charAt(at + 1) === '\n') at += 1;
+      yield { text: cell, quoted, end: endsRow ? ROW_END : char, line: rowLine };
+      cell = '';
+      quoted = false;
+      if (endsRow) {
+        line += 1;
+        rowLine = line;
+      }
+    } else cell += char;
+  }
+  yield { text: cell, quoted, end: ROW_END, line: rowLine };
 }
