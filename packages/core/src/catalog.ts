@@ -175,13 +175,22 @@ export class Catalog<F extends string> {
     return checked.text;
   }
 
-  #checkPage({ skip, limit }: Page): void {
-    if (!Number.isSafeInteger(skip) || skip < 0 || skip > MAX_SKIP) {
-      throw WorkplanError.invalidPage(`skip must be a whole number from 0 to ${MAX_SKIP}`);
-    }
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > this.maxPageSize) {
-      throw WorkplanError.invalidPage(`limit must be a whole number from 1 to ${this.maxPageSize}`);
-    }
+  #checkPage(page: Page): void {
+    checkPage(page, this.maxPageSize);
+  }
+}
+
+/**
+ * Refuses a page a list cannot take (`invalidPage`): `skip` from 0 to `MAX_SKIP`, `limit`
+ * from 1 to `maxPageSize`. An adapter that reads more of a list request than its page checks
+ * the page first with this, so a bad page is what it answers, as a list would.
+ */
+export function checkPage({ skip, limit }: Page, maxPageSize: number): void {
+  if (!Number.isSafeInteger(skip) || skip < 0 || skip > MAX_SKIP) {
+    throw WorkplanError.invalidPage(`skip must be a whole number from 0 to ${MAX_SKIP}`);
+  }
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > maxPageSize) {
+    throw WorkplanError.invalidPage(`limit must be a whole number from 1 to ${maxPageSize}`);
   }
 }
 
