@@ -23,6 +23,8 @@ function switchable<F extends string>(inner: RecordRepository<F>): RecordReposit
     update: guard((...args) => inner.update(...args)),
     findById: guard((...args) => inner.findById(...args)),
     list: guard((...args) => inner.list(...args)),
+    query: guard((...args) => inner.query(...args)),
+    count: guard((...args) => inner.count(...args)),
     delete: guard((...args) => inner.delete(...args)),
   };
 }
