@@ -1,5 +1,5 @@
 import { WorkplanError } from './errors.js';
-import { type CatalogRecord, type RecordBase, type RecordKind } from './record.js';
+import { type CatalogRecord, type RecordKind } from './record.js';
 import { MAX_TEXT_LENGTH } from './text-rules.js';
 
 /**
@@ -64,8 +64,8 @@ export interface FoundRecords<F extends string> {
 }
 
 /** The place of `record` in `order`, with its text in `field`. */
-export function positionOf(record: RecordBase & Readonly<Record<string, unknown>>, field: string, order: RecordOrder): ListPosition {
-  if (order.field === 'text') return { value: foldText(String(record[field])), id: record.id };
+export function positionOf<F extends string>(record: CatalogRecord<F>, field: F, order: RecordOrder): ListPosition {
+  if (order.field === 'text') return { value: foldText(record[field]), id: record.id };
   return { value: record[order.field].getTime(), id: record.id };
 }
 
