@@ -178,6 +178,14 @@ export function describeRecordQueryContract(adapterName: string, makeRepository:
         expect(textsOf(walked)).toEqual(textsOf(matching));
       });
 
+      it('orders texts by code point, as UTF-8 bytes compare, not by UTF-16 code unit', async () => {
+        for (const text of ['😀', '\uFF5A', 'z']) await insert({ text });
+        const sorted = async (descending: boolean): Promise<string[]> =>
+          textsOf((await repository.query(queryOf({ field: 'text', descending }))).records);
+        await expect(sorted(false)).resolves.toEqual(['alvaro', 'Álvaro', 'banco', 'Élida', 'z', 'Zeladoria', '\uFF5A', '😀']);
+        await expect(sorted(true)).resolves.toEqual(['😀', '\uFF5A', 'Zeladoria', 'z', 'Élida', 'banco', 'alvaro', 'Álvaro']);
+      });
+
       it('keeps every order through updates', async () => {
         const updatedAt = at(9);
         await repository.update(records.d.id, { text: 'Abrigo', key: 'abrigo', updatedAt });
