@@ -135,7 +135,8 @@ export const MAX_SEARCH_LENGTH = MAX_TEXT_LENGTH;
  * The folded search of a `q`, or undefined for one that is no filter: empty, or folding to
  * nothing (combining marks alone), which every text contains.
  */
-export function searchOf(q: string): string | undefined {
+export function searchOf(q: unknown): string | undefined {
+  if (typeof q !== 'string') throw WorkplanError.invalidQuery('q is not a string');
   if (!q.isWellFormed()) throw WorkplanError.invalidQuery('q holds malformed Unicode');
   const trimmed = q.trim();
   if (trimmed.length === 0) return undefined;
@@ -149,7 +150,8 @@ export function searchOf(q: string): string | undefined {
  * The order a `sort` names: `createdAt`, `updatedAt` or the kind's text field, each
  * descending with a leading `-`.
  */
-export function orderOf(sort: string, textField: string): RecordOrder {
+export function orderOf(sort: unknown, textField: string): RecordOrder {
+  if (typeof sort !== 'string') throw WorkplanError.invalidQuery('sort is not a string');
   const descending = sort.startsWith('-');
   const name = descending ? sort.slice(1) : sort;
   if (name === 'createdAt' || name === 'updatedAt') return { field: name, descending };
