@@ -54,7 +54,8 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   INVALID_JSON: { status: 400, detail: 'O corpo da requisição está vazio ou não é um JSON válido.' },
   VALIDATION_FAILED: { status: 400, detail: 'Os dados enviados não atendem às regras.' },
   INVALID_PAGINATION: { status: 400, detail: 'Os parâmetros de paginação são inválidos.' },
-  INVALID_QUERY: { status: 400, detail: 'Os parâmetros de busca são inválidos.' },
+  // Also a bad sort, count or cursor, not only a bad search: the sentence names none of them.
+  INVALID_QUERY: { status: 400, detail: 'Os parâmetros de consulta da URL são inválidos.' },
   BAD_REQUEST: { status: 400, detail: 'A requisição não pôde ser lida.' },
   // The client, not the storage, was slow: its headers or body did not arrive in time. Where
   // the headers never ended no operation matched, and it says `Requisição inválida.`, as the

@@ -108,12 +108,15 @@ export class Catalog<F extends string> {
     const page = { skip: request.skip ?? 0, limit: request.limit ?? this.maxPageSize };
     this.#checkPage(page);
     const search = request.q === undefined ? undefined : searchOf(request.q);
+    const count = request.count ?? false;
+    // Checked here whatever the type says, as a document is: a caller may pass what a query string parsed to.
+    if (typeof count !== 'boolean') throw WorkplanError.invalidQuery('count is not a boolean');
     if (search === undefined && request.sort === undefined && request.after === undefined) {
-      return this.#plainList(page, request.count === true, options);
+      return this.#plainList(page, count, options);
     }
     const order = request.sort === undefined ? CREATION_ORDER : orderOf(request.sort, this.kind.field);
     const after = request.after === undefined ? undefined : readCursor(request.after, this.kind, order, search);
-    const query = { search, order, after, skip: page.skip, limit: page.limit + 1, count: request.count === true };
+    const query = { search, order, after, skip: page.skip, limit: page.limit + 1, count };
     const { records, total } = await this.#repository.query(query, options);
     const counted = total === undefined ? {} : { total };
     const last = records[page.limit - 1];
@@ -175,13 +178,22 @@ export class Catalog<F extends string> {
     return checked.text;
   }
 
-  #checkPage({ skip, limit }: Page): void {
-    if (!Number.isSafeInteger(skip) || skip < 0 || skip > MAX_SKIP) {
-      throw WorkplanError.invalidPage(`skip must be a whole number from 0 to ${MAX_SKIP}`);
-    }
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > this.maxPageSize) {
-      throw WorkplanError.invalidPage(`limit must be a whole number from 1 to ${this.maxPageSize}`);
-    }
+  #checkPage(page: Page): void {
+    checkPage(page, this.maxPageSize);
+  }
+}
+
+/**
+ * Refuses a page a list cannot take (`invalidPage`): `skip` from 0 to `MAX_SKIP`, `limit`
+ * from 1 to `maxPageSize`. An adapter that reads more of a list request than its page checks
+ * the page first with this, so a bad page is what it answers, as a list would.
+ */
+export function checkPage({ skip, limit }: Page, maxPageSize: number): void {
+  if (!Number.isSafeInteger(skip) || skip < 0 || skip > MAX_SKIP) {
+    throw WorkplanError.invalidPage(`skip must be a whole number from 0 to ${MAX_SKIP}`);
+  }
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > maxPageSize) {
+    throw WorkplanError.invalidPage(`limit must be a whole number from 1 to ${maxPageSize}`);
   }
 }
 

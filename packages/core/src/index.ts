@@ -1,5 +1,5 @@
 /** @workplan/core: the domain of work schedules and cost centers, with no dependency at all. */
-export { Catalog, MAX_SKIP, type CatalogOptions, type ListedPage, type PageRequest } from './catalog.js';
+export { Catalog, MAX_SKIP, checkPage, type CatalogOptions, type ListedPage, type PageRequest } from './catalog.js';
 export { WorkplanError, type FieldIssue, type WorkplanErrorKind } from './errors.js';
 export {
   systemClock,
@@ -39,6 +39,7 @@ export {
   CREATION_ORDER,
   MAX_SEARCH_LENGTH,
   comparePositions,
+  compareText,
   cursorOf,
   foldText,
   orderOf,

@@ -49,7 +49,7 @@ export function ResourcePanel({ resource, openedId }: Props) {
     // once the confirmation (a modal, which keeps focus inside it while open) has closed.
     requestAnimationFrame(() => listHeading.current?.focus());
     // The records after it moved up one place: the next page starts one earlier.
-    setNext((page) => (page === undefined ? page : { limit: page.limit, skip: Math.max(0, (page.skip ?? 0) - 1) }));
+    setNext((page) => (page === undefined ? page : { ...page, skip: Math.max(0, (page.skip ?? 0) - 1) }));
   };
   // New records come last in the service's order: shown at once when the last page is.
   const created = (record: AnyRecord) => {

@@ -34,8 +34,9 @@ function recordsOf<F extends string>(resource: ResourceClient<F>, field: F): Rec
     create: (text, options) => resource.create(input(text), options),
     update: (id, text, options) => resource.update(id, input(text), write(options)),
     find: (id, options) => resource.find(id, options),
-    listPage: (page, options) => resource.listPage(page, options),
-    pages: (first, options) => resource.pages(first, options),
+    // The screens name orders by the field they show, which is this resource's own.
+    listPage: (page, options) => resource.listPage(page as PageRequest<F> | undefined, options),
+    pages: (first, options) => resource.pages(first as PageRequest<F> | undefined, options),
     delete: (id, options) => resource.delete(id, write(options)),
   };
 }
