@@ -16,7 +16,12 @@ export interface ResourceWords {
   /** The exported file's name, before the date: "escalas-de-trabalho". */
   readonly fileName: string;
   readonly created: (text: string) => string;
+  /** How many there are, or were found by a search: "1.234 centros de custo", "1 escala de trabalho encontrada". */
+  readonly counted: (count: number, found: boolean) => string;
 }
+
+// Counts in Brazilian Portuguese whatever the browser's locale: "1.234".
+const counting = new Intl.NumberFormat('pt-BR');
 
 export const words = {
   product: 'workplan',
@@ -30,6 +35,8 @@ export const words = {
     sample: 'ex.: 12x36',
     fileName: 'escalas-de-trabalho',
     created: (text) => `Escala de trabalho «${text}» criada.`,
+    counted: (count, found) =>
+      count === 1 ? `1 escala de trabalho${found ? ' encontrada' : ''}` : `${counting.format(count)} escalas de trabalho${found ? ' encontradas' : ''}`,
   } satisfies ResourceWords,
   costCenters: {
     title: 'Centros de custo',
@@ -39,6 +46,8 @@ export const words = {
     sample: 'ex.: Financeiro',
     fileName: 'centros-de-custo',
     created: (text) => `Centro de custo «${text}» criado.`,
+    counted: (count, found) =>
+      count === 1 ? `1 centro de custo${found ? ' encontrado' : ''}` : `${counting.format(count)} centros de custo${found ? ' encontrados' : ''}`,
   } satisfies ResourceWords,
 
   key: {
@@ -74,6 +83,9 @@ export const words = {
   showing: (shown: number, more: boolean) =>
     `${shown === 1 ? '1 registro exibido' : `${shown} registros exibidos`}${more ? '; há mais.' : '; não há mais registros.'}`,
   empty: 'Nenhum registro ainda. Crie o primeiro acima ou importe uma planilha.',
+  noneFound: 'Nenhum registro contém o texto buscado.',
+  search: 'Buscar',
+  searchHelp: 'Parte do texto; acentos e maiúsculas não fazem diferença.',
 
   listHeading: 'Registros cadastrados',
   opened: 'Registro aberto',
