@@ -1,4 +1,5 @@
 import {
+  type FoundRecords,
   WorkplanError,
   type AbortSignalLike,
   type CatalogRecord,
@@ -113,6 +114,15 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
       options?.signal,
     );
     return documents.map((document) => toRecord(this.kind, document));
+  }
+
+  // PLACEHOLDER on the integration branch q-core: replaced by the adapter's query before it lands.
+  async query(): Promise<FoundRecords<F>> {
+    throw new Error('query: not built yet (issue 28)');
+  }
+
+  async count(): Promise<number> {
+    throw new Error('count: not built yet (issue 28)');
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {

@@ -1,4 +1,5 @@
 import {
+  type FoundRecords,
   assembleRecord,
   WorkplanError,
   type CatalogRecord,
@@ -109,6 +110,15 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
       this.#keptPages.set(key, stamp, rows);
     }
     return rows.map((row) => this.#toRecord(row));
+  }
+
+  // PLACEHOLDER on the integration branch q-core: replaced by the adapter's query before it lands.
+  async query(): Promise<FoundRecords<F>> {
+    throw new Error('query: not built yet (issue 28)');
+  }
+
+  async count(): Promise<number> {
+    throw new Error('count: not built yet (issue 28)');
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {

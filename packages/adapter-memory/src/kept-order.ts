@@ -1,0 +1,242 @@
+import { compareText } from '@workplan/core';
+
+/** What an order sorts by: a date in epoch milliseconds, or a folded text. */
+export type OrderValue = number | string;
+
+/** What an order holds: anything with an id, the tie-breaker of every order. */
+export interface Ordered {
+  readonly id: string;
+}
+
+// A write moves the entries of one chunk, not of the whole order, so it costs the same at
+// any size; a chunk is split above the largest size and merged with a neighbour below the
+// smallest, so chunks stay few and reads find one in a few steps.
+const LARGEST_CHUNK = 1024;
+const SMALLEST_CHUNK = 256;
+
+/** Compares two values of one order: dates by time, texts by code point. */
+export function compareValues(a: OrderValue, b: OrderValue): number {
+  if (typeof a === 'number') return a - (b as number);
+  return compareText(a, b as string);
+}
+
+/** Compares ids, the tie-breaker: ascending, whatever the order's direction. */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Entries kept in ascending order of their value, then id, in chunks. A view of the order
+ * is cheap to take and never changes (copy on write): a write after a `snapshot()` copies
+ * the chunk it changes (and the list of chunks) rather than changing what a view reads.
+ */
+export class KeptOrder<E extends Ordered> {
+  readonly valueOf: (entry: E) => OrderValue;
+  #chunks: E[][] = [];
+  #size = 0;
+  /** Whether a snapshot may read the list of chunks. */
+  #chunksShared = false;
+  /** The chunks made or copied since the last snapshot: only these may change in place. */
+  #owned = new WeakSet<E[]>();
+
+  constructor(valueOf: (entry: E) => OrderValue) {
+    this.valueOf = valueOf;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  compare(a: E, b: E): number {
+    return compareValues(this.valueOf(a), this.valueOf(b)) || compareIds(a.id, b.id);
+  }
+
+  insert(entry: E): void {
+    const chunks = this.#writableChunks();
+    this.#size += 1;
+    if (chunks.length === 0) {
+      chunks.push(this.#own([entry]));
+      return;
+    }
+    const index = Math.min(this.#chunkIndexOf(entry), chunks.length - 1);
+    const chunk = this.#writableChunk(index);
+    chunk.splice(placeIn(chunk, entry, this), 0, entry);
+    if (chunk.length > LARGEST_CHUNK) chunks.splice(index + 1, 0, this.#own(chunk.splice(chunk.length >>> 1)));
+  }
+
+  /** Removes the entry at `entry`'s place (its value and id); false when none is there. */
+  remove(entry: E): boolean {
+    const found = this.#find(entry);
+    if (found === undefined) return false;
+    const chunks = this.#writableChunks();
+    const chunk = this.#writableChunk(found.chunk);
+    chunk.splice(found.offset, 1);
+    this.#size -= 1;
+    if (chunk.length === 0) chunks.splice(found.chunk, 1);
+    else if (chunk.length < SMALLEST_CHUNK) this.#mergeAround(found.chunk);
+    return true;
+  }
+
+  /** Puts `entry` in the place of the one with its value and id (a record changed in what this order does not read). */
+  replace(entry: E): boolean {
+    const found = this.#find(entry);
+    if (found === undefined) return false;
+    this.#writableChunk(found.chunk)[found.offset] = entry;
+    return true;
+  }
+
+  /** The entries from `start` to `end` (exclusive) in order. */
+  slice(start: number, end: number): E[] {
+    let found: E[] = [];
+    let offset = 0;
+    for (const chunk of this.#chunks) {
+      if (offset >= end) break;
+      if (offset + chunk.length > start) {
+        const part = chunk.slice(Math.max(start - offset, 0), Math.min(end - offset, chunk.length));
+        found = found.length === 0 ? part : found.concat(part);
+      }
+      offset += chunk.length;
+    }
+    return found;
+  }
+
+  /** A view of the order as it is now, for use before the next write (in the same synchronous step). */
+  view(): OrderView<E> {
+    return new OrderView(this.#chunks, this.#size, this.valueOf);
+  }
+
+  /** A view of the order as it is now that stays so, whatever is written later. */
+  snapshot(): OrderView<E> {
+    this.#chunksShared = true;
+    this.#owned = new WeakSet();
+    return this.view();
+  }
+
+  #own(chunk: E[]): E[] {
+    this.#owned.add(chunk);
+    return chunk;
+  }
+
+  #writableChunks(): E[][] {
+    if (this.#chunksShared) {
+      this.#chunks = this.#chunks.slice();
+      this.#chunksShared = false;
+    }
+    return this.#chunks;
+  }
+
+  #writableChunk(index: number): E[] {
+    const chunks = this.#writableChunks();
+    const chunk = chunks[index] as E[];
+    if (this.#owned.has(chunk)) return chunk;
+    const copy = this.#own(chunk.slice());
+    chunks[index] = copy;
+    return copy;
+  }
+
+  /** Merges the chunk at `index` with a neighbour when both fit in one. */
+  #mergeAround(index: number): void {
+    const chunks = this.#writableChunks();
+    const left = index > 0 && (chunks[index - 1]?.length ?? 0) <= (chunks[index + 1]?.length ?? Infinity) ? index - 1 : index;
+    const first = chunks[left];
+    const second = chunks[left + 1];
+    if (first === undefined || second === undefined || first.length + second.length > LARGEST_CHUNK) return;
+    chunks.splice(left, 2, this.#own(first.concat(second)));
+  }
+
+  /** The first chunk whose last entry is not before `entry` (the number of chunks if none). */
+  #chunkIndexOf(entry: E): number {
+    let low = 0;
+    let high = this.#chunks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const chunk = this.#chunks[middle] as E[];
+      if (this.compare(chunk[chunk.length - 1] as E, entry) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #find(entry: E): { chunk: number; offset: number } | undefined {
+    const index = this.#chunkIndexOf(entry);
+    const chunk = this.#chunks[index];
+    if (chunk === undefined) return undefined;
+    const offset = placeIn(chunk, entry, this);
+    const there = chunk[offset];
+    return there !== undefined && this.compare(there, entry) === 0 ? { chunk: index, offset } : undefined;
+  }
+}
+
+/** Where `entry` stands, or would stand, in a sorted chunk (binary search). */
+function placeIn<E extends Ordered>(chunk: readonly E[], entry: E, order: KeptOrder<E>): number {
+  let low = 0;
+  let high = chunk.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (order.compare(chunk[middle] as E, entry) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A fixed view of a kept order: its entries by index, ascending. */
+export class OrderView<E extends Ordered> {
+  readonly size: number;
+  readonly valueOf: (entry: E) => OrderValue;
+  readonly #chunks: readonly (readonly E[])[];
+  /** The index of each chunk's first entry, and the size last. */
+  readonly #starts: number[];
+  /** The chunk the last read was in: reads in a walk are mostly in the same one. */
+  #chunk = 0;
+
+  constructor(chunks: readonly (readonly E[])[], size: number, valueOf: (entry: E) => OrderValue) {
+    this.size = size;
+    this.valueOf = valueOf;
+    this.#chunks = chunks;
+    this.#starts = [0];
+    for (const chunk of chunks) this.#starts.push((this.#starts.at(-1) ?? 0) + chunk.length);
+  }
+
+  /** The entry at `index` (0 to size - 1). */
+  at(index: number): E {
+    let chunk = this.#chunk;
+    if (index < (this.#starts[chunk] as number) || index >= (this.#starts[chunk + 1] as number)) {
+      chunk = this.#chunkHolding(index);
+      this.#chunk = chunk;
+    }
+    return (this.#chunks[chunk] as readonly E[])[index - (this.#starts[chunk] as number)] as E;
+  }
+
+  /** How many entries, from the first, pass `test`: it must pass a first part of the order and fail the rest. */
+  countWhile(test: (entry: E) => boolean): number {
+    let low = 0;
+    let high = this.#chunks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const chunk = this.#chunks[middle] as readonly E[];
+      if (test(chunk[chunk.length - 1] as E)) low = middle + 1;
+      else high = middle;
+    }
+    const chunk = this.#chunks[low];
+    if (chunk === undefined) return this.size;
+    let first = 0;
+    let last = chunk.length;
+    while (first < last) {
+      const middle = (first + last) >>> 1;
+      if (test(chunk[middle] as E)) first = middle + 1;
+      else last = middle;
+    }
+    return (this.#starts[low] as number) + first;
+  }
+
+  #chunkHolding(index: number): number {
+    let low = 0;
+    let high = this.#chunks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if ((this.#starts[middle] as number) <= index) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+}
