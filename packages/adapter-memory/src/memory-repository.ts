@@ -1,4 +1,8 @@
 import {
+  comparePositions,
+  foldText,
+  positionOf,
+  type RecordQuery,
   type FoundRecords,
   assembleRecord,
   WorkplanError,
@@ -70,13 +74,22 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     return slice.map((entry) => this.#toRecord(entry));
   }
 
-  // PLACEHOLDER on the integration branch q-core: replaced by the adapter's query before it lands.
-  async query(): Promise<FoundRecords<F>> {
-    throw new Error('query: not built yet (issue 28)');
+  // NAIVE, to check the contract suite; replaced by indexed orders.
+  async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
+    options?.signal?.throwIfAborted();
+    const field = this.#kind.field;
+    const matching = this.#ordered.map((entry) => this.#toRecord(entry)).filter((record) => query.search === undefined || foldText(record[field]).includes(query.search));
+    const pos = (r: CatalogRecord<F>) => positionOf(r, field, query.order);
+    matching.sort((a, b) => comparePositions(pos(a), pos(b), query.order));
+    const after = query.after;
+    const rest = after === undefined ? matching : matching.filter((r) => comparePositions(after, pos(r), query.order) < 0);
+    const records = rest.slice(query.skip, query.skip + query.limit);
+    return query.count ? { records, total: matching.length } : { records };
   }
 
-  async count(): Promise<number> {
-    throw new Error('count: not built yet (issue 28)');
+  async count(options?: ReadOptions): Promise<number> {
+    options?.signal?.throwIfAborted();
+    return this.#byId.size;
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
