@@ -1,17 +1,7 @@
-import {
-  comparePositions,
-  foldText,
-  positionOf,
-  uniquenessKey,
-  workSchedule,
-  WorkplanError,
-  type CatalogRecord,
-  type RecordOrder,
-  type SortField,
-} from '@workplan/core';
+import { foldText, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
 import { useTestCollections } from './test-support/test-collections.js';
@@ -32,42 +22,6 @@ await describeWithTestDatabase('MongoRecordRepository queries', (database) => {
     for (const record of records) await repository.insert(record, uniquenessKey(record.value));
   }
 
-  describe('walking every order', () => {
-    // Ties on every sort value: two creation instants, two update instants, and texts that
-    // fold alike (`Álvaro`, `alvaro`), so each order's tie-break by id is exercised.
-    const at = (ms: number) => new Date(Date.UTC(2026, 10, 22) + ms);
-    const texts = ['Álvaro', 'alvaro', 'Zélia', 'ZELIA', 'Ébano', 'ebano', 'Ângelo', 'angelo', 'Maçã'];
-    const records = texts.map((text, i) => buildRecord(workSchedule, { text, createdAt: at(i % 2), updatedAt: at(10 + (i % 3)) }));
-    let repository: MongoRecordRepository<'value'>;
-
-    beforeAll(async () => {
-      ({ repository } = await emptyRepository());
-      await insertAll(repository, records);
-    });
-
-    const orders: RecordOrder[] = (['createdAt', 'updatedAt', 'text'] as SortField[]).flatMap((field) => [
-      { field, descending: false },
-      { field, descending: true },
-    ]);
-
-    // A copy, as positionOf takes any record's fields and RecordBase is an interface.
-    const place = (record: CatalogRecord<'value'>, order: RecordOrder) => positionOf({ ...record }, 'value', order);
-
-    it.each(orders)('follows $field (descending: $descending), ties by id ascending, in pages of 2 after the last', async (order) => {
-      const expected = [...records].sort((a, b) => comparePositions(place(a, order), place(b, order), order));
-      const walked: CatalogRecord<'value'>[] = [];
-      let after;
-      for (let page = 0; page < records.length; page += 1) {
-        const { records: found } = await repository.query({ order, after, skip: 0, limit: 2, count: false });
-        walked.push(...found);
-        const last = found.at(-1);
-        if (found.length < 2 || last === undefined) break;
-        after = place(last, order);
-      }
-      expect(walked.map((record) => record.value)).toEqual(expected.map((record) => record.value));
-    });
-  });
-
   it('stores the folded text beside the text, on insert and on update', async () => {
     const { repository, name } = await emptyRepository();
     const record = buildRecord(workSchedule, { text: 'Manutenção  ELÉTRICA' });
@@ -80,20 +34,18 @@ await describeWithTestDatabase('MongoRecordRepository queries', (database) => {
     await expect(stored()).resolves.toMatchObject({ value: 'Ação Noturna', folded: foldText('Ação Noturna') });
   });
 
-  it('finds the search as written, the characters of a regular expression included', async () => {
+  it('finds the search as written, where the contract suite leaves characters of a pattern out, and control characters', async () => {
     const { repository } = await emptyRepository();
-    const texts = ['a.b (c) [d] $e ^f* +g? \\h |i {2}', 'axb c d e f g h i 22', 'Turno 12" noturno / 50%'];
-    const records = texts.map((text) => buildRecord(workSchedule, { text }));
-    await insertAll(repository, records);
+    const texts = ['a|b c{2} +g? x-y', 'ab cc g x y'];
+    await insertAll(repository, texts.map((text) => buildRecord(workSchedule, { text })));
     const search = async (text: string) => {
       const { records: found, total } = await repository.query({ search: foldText(text), order: { field: 'text', descending: false }, skip: 0, limit: 10, count: true });
       return { found: found.map((record) => record.value), total };
     };
 
-    for (const literal of ['a.b', '(c)', '[d]', '$e', '^f*', '+g?', '\\h', '|i', '{2}', '12"', '/ 50%']) {
-      await expect(search(literal), literal).resolves.toEqual({ found: [texts.find((text) => text.includes(literal))], total: 1 });
+    for (const literal of ['a|b', 'c{2}', '+g?', 'x-y']) {
+      await expect(search(literal), literal).resolves.toEqual({ found: [texts[0]], total: 1 });
     }
-    await expect(search('.')).resolves.toEqual({ found: [texts[0]], total: 1 });
     // No record holds a control character (the text rules refuse them), and MongoDB refuses
     // a pattern with a NUL: such a search finds nothing, without an error.
     await expect(search('a\u0000b')).resolves.toEqual({ found: [], total: 0 });
