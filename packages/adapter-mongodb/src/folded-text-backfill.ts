@@ -3,16 +3,20 @@ import { type AnyBulkWriteOperation, type Collection, type Filter, type UUID } f
 import { guardDriverCall } from './driver-errors.js';
 import { textFields, type RecordDocument } from './record-document.js';
 import { fromBsonId } from './record-id.js';
-import { abortableBy } from './time-limit.js';
+import { abortableBy, withinTimeLimit } from './time-limit.js';
 import { type RecordState, type WriteClaims } from './write-claims.js';
 
-// Documents filled per round, all in one bulk write within one call's time. FerretDB runs a
-// bulk write's updates one after another, each a read of the whole collection, so a round
-// must stay small for it; on MongoDB a round is four round trips whatever its size.
-const BATCH_SIZE = 20;
-
-/** Runs `call` with a signal that ends its driver calls when one call's time is up. */
-export type TimeLimited = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+// Documents read per round. FerretDB reads the whole collection for every find (it sorts
+// and filters in itself), so the fewer rounds, the fewer such reads.
+const READ_SIZE = 1000;
+// Documents filled per bulk write, which holds their claims, so it must end within a call's
+// time as every claim's holder does (write-claims.ts). FerretDB runs a bulk write's updates
+// one after another, on SQLite each a read of the whole collection: keep it small.
+const FILL_SIZE = 20;
+// The least time a read of the backfill may take. It runs at start, not for a request, and
+// FerretDB's read of a large collection takes longer than a request may wait: with the
+// request's limit, a start would fail on such a collection every time, and never be ready.
+const MIN_READ_MS = 60_000;
 
 /** A document still without its folded text, and the state of the record it holds. */
 interface Unfolded extends RecordState {
@@ -27,45 +31,55 @@ interface Unfolded extends RecordState {
  * still holds the text and `updatedAt` read, under the claim a conditional write of that
  * state takes (write-claims.ts), since FerretDB reads a filter and writes the document in
  * two steps: without the claim, an update landing between them would be overwritten with
- * the old text. Documents another writer has claimed are filled one by one after each
- * round, which waits that writer out, or supersedes a claim left behind past its lease.
+ * the old text. Documents another writer had claimed are tried again one by one at the
+ * end, which waits a live writer out, or supersedes a claim left behind past its lease.
  * Resolves how many documents it filled.
  */
 export async function backfillFoldedText(
   kind: RecordKind<string>,
   collection: Collection<RecordDocument>,
   claims: WriteClaims,
-  withinTime: TimeLimited,
+  timeoutMS: number,
 ): Promise<number> {
+  const readMS = Math.max(timeoutMS, MIN_READ_MS);
+  const read = (where: Filter<RecordDocument>) => withinTimeLimit(readMS, undefined, (signal) => unfolded(kind, collection, where, signal, readMS));
+  const withinTime = <T>(call: (signal: AbortSignal) => Promise<T>) => withinTimeLimit(timeoutMS, undefined, call);
   let filled = 0;
-  let after: UUID | undefined;
-  for (;;) {
-    const batch = await withinTime((signal) => unfoldedAfter(kind, collection, after, signal));
-    const { written, unclaimed } = await withinTime((signal) =>
-      claims.exclusivelyAll(batch, signal, (claimed) => fillAll(collection, kind, claimed, signal)),
-    );
-    filled += written;
-    for (const state of unclaimed) {
+  const claimedByOthers: UUID[] = [];
+  for (let after: UUID | undefined, more = true; more; ) {
+    const batch = await read(after === undefined ? {} : { _id: { $gt: after } });
+    for (let start = 0; start < batch.length; start += FILL_SIZE) {
+      const { written, unclaimed } = await withinTime((signal) =>
+        claims.exclusivelyAll(batch.slice(start, start + FILL_SIZE), signal, (claimed) => fillAll(collection, kind, claimed, signal)),
+      );
+      filled += written;
+      claimedByOthers.push(...unclaimed.map((state) => state.document._id));
+    }
+    more = batch.length === READ_SIZE;
+    after = batch.at(-1)?.document._id;
+  }
+  // By now the writers that held them are most likely done, having filled them (another
+  // instance's backfill, or an update): only those still without it are tried again.
+  for (let start = 0; start < claimedByOthers.length; start += READ_SIZE) {
+    for (const state of await read({ _id: { $in: claimedByOthers.slice(start, start + READ_SIZE) } })) {
       const one = await withinTime((signal) => claims.exclusively(state.recordId, state.updatedAt, signal, () => fillAll(collection, kind, [state], signal)));
       filled += one ?? 0;
     }
-    const last = batch.at(-1);
-    if (batch.length < BATCH_SIZE || last === undefined) return filled;
-    after = last.document._id;
   }
+  return filled;
 }
 
-/** The next documents without folded text, after `after` in `_id` order; others' documents without a text or date are left alone. */
-async function unfoldedAfter(
+/** Documents matching `where` still without their folded text, in `_id` order; others' documents without a text or date are left alone. */
+async function unfolded(
   kind: RecordKind<string>,
   collection: Collection<RecordDocument>,
-  after: UUID | undefined,
+  where: Filter<RecordDocument>,
   signal: AbortSignal,
+  maxTimeMS: number,
 ): Promise<Unfolded[]> {
-  const filter: Filter<RecordDocument> = { folded: { $exists: false }, [kind.field]: { $type: 'string' }, updatedAt: { $type: 'date' } };
-  if (after !== undefined) filter._id = { $gt: after };
+  const filter: Filter<RecordDocument> = { ...where, folded: { $exists: false }, [kind.field]: { $type: 'string' }, updatedAt: { $type: 'date' } };
   const projection = { _id: 1, [kind.field]: 1, updatedAt: 1 };
-  const documents = await guardDriverCall(() => collection.find(filter, { signal, projection }).sort({ _id: 1 }).limit(BATCH_SIZE).toArray());
+  const documents = await guardDriverCall(() => collection.find(filter, { signal, projection, maxTimeMS }).sort({ _id: 1 }).limit(READ_SIZE).toArray());
   return documents.map((document) => ({ document, text: document[kind.field] as string, recordId: fromBsonId(document._id), updatedAt: document.updatedAt }));
 }
 

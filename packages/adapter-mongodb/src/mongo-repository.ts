@@ -72,7 +72,7 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     for (const index of INDEXES) {
       await this.#withinTime((signal) => guardDriverCall(() => this.#collection.createIndexes([index], abortableBy(signal, {}))));
     }
-    await backfillFoldedText(this.kind, this.#collection, this.#claims, (call) => this.#withinTime(call));
+    await backfillFoldedText(this.kind, this.#collection, this.#claims, this.#timeoutMS);
   }
 
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
