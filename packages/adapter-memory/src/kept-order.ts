@@ -1,6 +1,4 @@
-import { compareText } from '@workplan/core';
-
-/** What an order sorts by: a date in epoch milliseconds, or a folded text. */
+/** What an order sorts by: a date in epoch milliseconds, or a folded text's `codePointKey`. */
 export type OrderValue = number | string;
 
 /** What an order holds: anything with an id, the tie-breaker of every order. */
@@ -14,10 +12,10 @@ export interface Ordered {
 const LARGEST_CHUNK = 1024;
 const SMALLEST_CHUNK = 256;
 
-/** Compares two values of one order: dates by time, texts by code point. */
+/** Compares two values of one order: dates by time, texts' keys as strings (so texts by code point). */
 export function compareValues(a: OrderValue, b: OrderValue): number {
   if (typeof a === 'number') return a - (b as number);
-  return compareText(a, b as string);
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Compares ids, the tie-breaker: ascending, whatever the order's direction. */
@@ -32,6 +30,8 @@ export function compareIds(a: string, b: string): number {
  */
 export class KeptOrder<E extends Ordered> {
   readonly valueOf: (entry: E) => OrderValue;
+  /** The value a position outside the order (a cursor's) sorts by here. */
+  readonly keyOf: (value: OrderValue) => OrderValue;
   #chunks: E[][] = [];
   #size = 0;
   /** Whether a snapshot may read the list of chunks. */
@@ -39,8 +39,9 @@ export class KeptOrder<E extends Ordered> {
   /** The chunks made or copied since the last snapshot: only these may change in place. */
   #owned = new WeakSet<E[]>();
 
-  constructor(valueOf: (entry: E) => OrderValue) {
+  constructor(valueOf: (entry: E) => OrderValue, keyOf: (value: OrderValue) => OrderValue = (value) => value) {
     this.valueOf = valueOf;
+    this.keyOf = keyOf;
   }
 
   get size(): number {
@@ -102,7 +103,7 @@ export class KeptOrder<E extends Ordered> {
 
   /** A view of the order as it is now, for use before the next write (in the same synchronous step). */
   view(): OrderView<E> {
-    return new OrderView(this.#chunks, this.#size, this.valueOf);
+    return new OrderView(this.#chunks, this.#size, this.valueOf, this.keyOf);
   }
 
   /** A view of the order as it is now that stays so, whatever is written later. */
@@ -183,15 +184,17 @@ function placeIn<E extends Ordered>(chunk: readonly E[], entry: E, order: KeptOr
 export class OrderView<E extends Ordered> {
   readonly size: number;
   readonly valueOf: (entry: E) => OrderValue;
+  readonly keyOf: (value: OrderValue) => OrderValue;
   readonly #chunks: readonly (readonly E[])[];
   /** The index of each chunk's first entry, and the size last. */
   readonly #starts: number[];
   /** The chunk the last read was in: reads in a walk are mostly in the same one. */
   #chunk = 0;
 
-  constructor(chunks: readonly (readonly E[])[], size: number, valueOf: (entry: E) => OrderValue) {
+  constructor(chunks: readonly (readonly E[])[], size: number, valueOf: (entry: E) => OrderValue, keyOf: (value: OrderValue) => OrderValue) {
     this.size = size;
     this.valueOf = valueOf;
+    this.keyOf = keyOf;
     this.#chunks = chunks;
     this.#starts = [0];
     for (const chunk of chunks) this.#starts.push((this.#starts.at(-1) ?? 0) + chunk.length);

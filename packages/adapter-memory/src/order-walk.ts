@@ -8,11 +8,12 @@ import { compareIds, compareValues, type Ordered, type OrderView } from './kept-
  */
 export function rankAfter<E extends Ordered>(view: OrderView<E>, descending: boolean, position: ListPosition): number {
   const valueOf = view.valueOf;
-  const atOrBefore = view.countWhile((entry) => (compareValues(valueOf(entry), position.value) || compareIds(entry.id, position.id)) <= 0);
+  const value = view.keyOf(position.value);
+  const atOrBefore = view.countWhile((entry) => (compareValues(valueOf(entry), value) || compareIds(entry.id, position.id)) <= 0);
   if (!descending) return atOrBefore;
   // Descending, the larger values come first, and then the entries of position's own value up to its id.
-  const below = view.countWhile((entry) => compareValues(valueOf(entry), position.value) < 0);
-  const through = view.countWhile((entry) => compareValues(valueOf(entry), position.value) <= 0);
+  const below = view.countWhile((entry) => compareValues(valueOf(entry), value) < 0);
+  const through = view.countWhile((entry) => compareValues(valueOf(entry), value) <= 0);
   return view.size - through + (atOrBefore - below);
 }
 
@@ -66,7 +67,7 @@ export class OrderWalk<E extends Ordered> {
   #startOfGroupBefore(end: number): number {
     const view = this.#view;
     const value = view.valueOf(view.at(end - 1));
-    const sameValue = (index: number): boolean => compareValues(view.valueOf(view.at(index)), value) === 0;
+    const sameValue = (index: number): boolean => view.valueOf(view.at(index)) === value;
     let known = end - 1;
     let stride = 1;
     while (known - stride >= 0 && sameValue(known - stride)) {
