@@ -67,17 +67,16 @@ export class OrderWalk<E extends Ordered> {
   #startOfGroupBefore(end: number): number {
     const view = this.#view;
     const value = view.valueOf(view.at(end - 1));
-    const sameValue = (index: number): boolean => view.valueOf(view.at(index)) === value;
     let known = end - 1;
     let stride = 1;
-    while (known - stride >= 0 && sameValue(known - stride)) {
+    while (known - stride >= 0 && view.valueOf(view.at(known - stride)) === value) {
       known -= stride;
       stride *= 2;
     }
     let low = Math.max(known - stride + 1, 0);
     while (low < known) {
       const middle = (low + known) >>> 1;
-      if (sameValue(middle)) known = middle;
+      if (view.valueOf(view.at(middle)) === value) known = middle;
       else low = middle + 1;
     }
     return known;

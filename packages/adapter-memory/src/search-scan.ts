@@ -11,8 +11,8 @@ export interface FoundEntries<E> {
 export interface SearchPlan<E extends Ordered> {
   /** The order searched, walked from the page's place. */
   readonly walk: OrderWalk<E>;
-  /** Every entry, for the count. */
-  readonly view: OrderView<E>;
+  /** Every entry, in any order, for the count. */
+  readonly everyEntry: OrderView<E>;
   readonly matches: (entry: E) => boolean;
   /** Matches passed over at the page's place before the page. */
   readonly skip: number;
@@ -26,8 +26,8 @@ const ENTRIES_PER_LOOK = 256;
 
 /**
  * A search through an order: first the page of matches at its place, which ends as soon as
- * the page is full, then, when asked for, the count of every match, in the order the view
- * holds them (the count needs no order, and that one is the cheapest to go through).
+ * the page is full, then, when asked for, the count of every match, in whichever order is
+ * cheapest to go through (the count needs none).
  */
 export class SearchScan<E extends Ordered> implements Scan<FoundEntries<E>> {
   readonly #plan: SearchPlan<E>;
@@ -47,9 +47,9 @@ export class SearchScan<E extends Ordered> implements Scan<FoundEntries<E>> {
       if (!this.#pageDone && timeIsUp()) return false;
     }
     if (!this.#plan.count) return true;
-    while (this.#counted < this.#plan.view.size) {
+    while (this.#counted < this.#plan.everyEntry.size) {
       this.#countSome();
-      if (this.#counted < this.#plan.view.size && timeIsUp()) return false;
+      if (this.#counted < this.#plan.everyEntry.size && timeIsUp()) return false;
     }
     return true;
   }
@@ -73,10 +73,10 @@ export class SearchScan<E extends Ordered> implements Scan<FoundEntries<E>> {
   }
 
   #countSome(): void {
-    const { view, matches } = this.#plan;
-    const end = Math.min(this.#counted + ENTRIES_PER_LOOK, view.size);
+    const { everyEntry, matches } = this.#plan;
+    const end = Math.min(this.#counted + ENTRIES_PER_LOOK, everyEntry.size);
     for (let index = this.#counted; index < end; index += 1) {
-      if (matches(view.at(index))) this.#total += 1;
+      if (matches(everyEntry.at(index))) this.#total += 1;
     }
     this.#counted = end;
   }
