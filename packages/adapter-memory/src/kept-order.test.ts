@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codePointKey } from './code-point-key.js';
-import { KeptOrder, type OrderView } from './kept-order.js';
+import { KeptOrder } from './kept-order.js';
+import { type OrderView } from './order-view.js';
 
 interface Item {
   readonly id: string;

@@ -123,23 +123,32 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
 
   async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
     options?.signal?.throwIfAborted();
-    const { search, order: { field, descending }, after } = query;
-    if (search === undefined) {
-      const view = this.#orders[field].view();
-      const walk = new OrderWalk(view, descending, (after === undefined ? 0 : rankAfter(view, descending, after)) + query.skip);
-      const records: CatalogRecord<F>[] = [];
-      for (let entry = walk.next(); entry !== undefined && records.length < query.limit; entry = walk.next()) records.push(this.#toRecord(entry));
-      return query.count ? { records, total: this.#byId.size } : { records };
-    }
-    const view = this.#orders[field].snapshot();
-    // Counted in the order of creation, mostly the order entries lie in memory: the fastest to go through.
-    const everyEntry = query.count ? this.#orders.createdAt.snapshot() : view;
-    const version = this.#searchTotals.version;
+    return query.search === undefined ? this.#pageOf(query) : this.#search(query, query.search, options);
+  }
+
+  /** A page of an order, from a rank found in a few binary searches: done at once, however deep. */
+  #pageOf(query: RecordQuery): FoundRecords<F> {
+    const { order, after, skip, limit } = query;
+    const view = this.#orders[order.field].view();
+    const walk = new OrderWalk(view, order.descending, (after === undefined ? 0 : rankAfter(view, order.descending, after)) + skip);
+    const records: CatalogRecord<F>[] = [];
+    for (let entry = walk.next(); entry !== undefined && records.length < limit; entry = walk.next()) records.push(this.#toRecord(entry));
+    return query.count ? { records, total: this.#byId.size } : { records };
+  }
+
+  /** A page of the matches of `search`, through the order as it is now, on the scan lane. */
+  async #search(query: RecordQuery, search: string, options: ReadOptions | undefined): Promise<FoundRecords<F>> {
+    const { order, after } = query;
+    const view = this.#orders[order.field].snapshot();
     const known = this.#searchTotals.totalOf(search);
+    const count = query.count && known === undefined;
+    // Counted in the order of creation, mostly the order entries lie in memory: the fastest to go through.
+    const everyEntry = count ? this.#orders.createdAt.snapshot() : view;
+    const version = this.#searchTotals.version;
     const found = await this.#lane.run(() => {
-      const walk = new OrderWalk(view, descending, after === undefined ? 0 : rankAfter(view, descending, after));
+      const walk = new OrderWalk(view, order.descending, after === undefined ? 0 : rankAfter(view, order.descending, after));
       const matches = (entry: Entry): boolean => entry.folded.includes(search);
-      return new SearchScan({ walk, everyEntry, matches, skip: query.skip, limit: query.limit, count: query.count && known === undefined });
+      return new SearchScan({ walk, everyEntry, matches, skip: query.skip, limit: query.limit, count });
     }, options?.signal);
     const records = found.entries.map((entry) => this.#toRecord(entry));
     if (found.total !== undefined) this.#searchTotals.keep(search, found.total, version);

@@ -1,5 +1,6 @@
 import { type ListPosition } from '@workplan/core';
-import { compareIds, compareValues, type Ordered, type OrderView } from './kept-order.js';
+import { compareIds, compareValues } from './kept-order.js';
+import { type Ordered, type OrderView } from './order-view.js';
 
 /**
  * How many entries come before the first one after `position`, in the view's order or, when

@@ -1,4 +1,4 @@
-import { type Ordered, type OrderView } from './kept-order.js';
+import { type Ordered, type OrderView } from './order-view.js';
 import { type OrderWalk } from './order-walk.js';
 import { type Scan } from './scan-lane.js';
 
