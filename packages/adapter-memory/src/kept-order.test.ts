@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KeptOrder, type OrderView } from './kept-order.js';
+import { codePointKey } from './code-point-key.js';
+import { KeptOrder } from './kept-order.js';
+import { type OrderView } from './order-view.js';
 
 interface Item {
   readonly id: string;
@@ -87,8 +89,8 @@ describe('KeptOrder', () => {
     expect(new KeptOrder<Item>((item) => item.value).view().countWhile(() => true)).toBe(0);
   });
 
-  it('orders texts by code point', () => {
-    const order = new KeptOrder<{ id: string; text: string }>((item) => item.text);
+  it('orders texts by code point through their keys', () => {
+    const order = new KeptOrder<{ id: string; text: string }>((item) => codePointKey(item.text));
     for (const text of ['😀', '\uFF5A', 'z', 'alvaro']) order.insert({ id: text, text });
     expect(order.slice(0, 4).map((item) => item.text)).toEqual(['alvaro', 'z', '\uFF5A', '😀']);
   });

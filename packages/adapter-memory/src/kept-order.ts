@@ -1,12 +1,4 @@
-import { compareText } from '@workplan/core';
-
-/** What an order sorts by: a date in epoch milliseconds, or a folded text. */
-export type OrderValue = number | string;
-
-/** What an order holds: anything with an id, the tie-breaker of every order. */
-export interface Ordered {
-  readonly id: string;
-}
+import { OrderView, type Ordered, type OrderValue } from './order-view.js';
 
 // A write moves the entries of one chunk, not of the whole order, so it costs the same at
 // any size; a chunk is split above the largest size and merged with a neighbour below the
@@ -14,10 +6,10 @@ export interface Ordered {
 const LARGEST_CHUNK = 1024;
 const SMALLEST_CHUNK = 256;
 
-/** Compares two values of one order: dates by time, texts by code point. */
+/** Compares two values of one order: dates by time, texts' keys as strings (so texts by code point). */
 export function compareValues(a: OrderValue, b: OrderValue): number {
   if (typeof a === 'number') return a - (b as number);
-  return compareText(a, b as string);
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Compares ids, the tie-breaker: ascending, whatever the order's direction. */
@@ -32,6 +24,8 @@ export function compareIds(a: string, b: string): number {
  */
 export class KeptOrder<E extends Ordered> {
   readonly valueOf: (entry: E) => OrderValue;
+  /** The value a position outside the order (a cursor's) sorts by here. */
+  readonly keyOf: (value: OrderValue) => OrderValue;
   #chunks: E[][] = [];
   #size = 0;
   /** Whether a snapshot may read the list of chunks. */
@@ -39,8 +33,9 @@ export class KeptOrder<E extends Ordered> {
   /** The chunks made or copied since the last snapshot: only these may change in place. */
   #owned = new WeakSet<E[]>();
 
-  constructor(valueOf: (entry: E) => OrderValue) {
+  constructor(valueOf: (entry: E) => OrderValue, keyOf: (value: OrderValue) => OrderValue = (value) => value) {
     this.valueOf = valueOf;
+    this.keyOf = keyOf;
   }
 
   get size(): number {
@@ -102,7 +97,7 @@ export class KeptOrder<E extends Ordered> {
 
   /** A view of the order as it is now, for use before the next write (in the same synchronous step). */
   view(): OrderView<E> {
-    return new OrderView(this.#chunks, this.#size, this.valueOf);
+    return new OrderView(this.#chunks, this.#size, this.valueOf, this.keyOf);
   }
 
   /** A view of the order as it is now that stays so, whatever is written later. */
@@ -177,66 +172,4 @@ function placeIn<E extends Ordered>(chunk: readonly E[], entry: E, order: KeptOr
     else high = middle;
   }
   return low;
-}
-
-/** A fixed view of a kept order: its entries by index, ascending. */
-export class OrderView<E extends Ordered> {
-  readonly size: number;
-  readonly valueOf: (entry: E) => OrderValue;
-  readonly #chunks: readonly (readonly E[])[];
-  /** The index of each chunk's first entry, and the size last. */
-  readonly #starts: number[];
-  /** The chunk the last read was in: reads in a walk are mostly in the same one. */
-  #chunk = 0;
-
-  constructor(chunks: readonly (readonly E[])[], size: number, valueOf: (entry: E) => OrderValue) {
-    this.size = size;
-    this.valueOf = valueOf;
-    this.#chunks = chunks;
-    this.#starts = [0];
-    for (const chunk of chunks) this.#starts.push((this.#starts.at(-1) ?? 0) + chunk.length);
-  }
-
-  /** The entry at `index` (0 to size - 1). */
-  at(index: number): E {
-    let chunk = this.#chunk;
-    if (index < (this.#starts[chunk] as number) || index >= (this.#starts[chunk + 1] as number)) {
-      chunk = this.#chunkHolding(index);
-      this.#chunk = chunk;
-    }
-    return (this.#chunks[chunk] as readonly E[])[index - (this.#starts[chunk] as number)] as E;
-  }
-
-  /** How many entries, from the first, pass `test`: it must pass a first part of the order and fail the rest. */
-  countWhile(test: (entry: E) => boolean): number {
-    let low = 0;
-    let high = this.#chunks.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const chunk = this.#chunks[middle] as readonly E[];
-      if (test(chunk[chunk.length - 1] as E)) low = middle + 1;
-      else high = middle;
-    }
-    const chunk = this.#chunks[low];
-    if (chunk === undefined) return this.size;
-    let first = 0;
-    let last = chunk.length;
-    while (first < last) {
-      const middle = (first + last) >>> 1;
-      if (test(chunk[middle] as E)) first = middle + 1;
-      else last = middle;
-    }
-    return (this.#starts[low] as number) + first;
-  }
-
-  #chunkHolding(index: number): number {
-    let low = 0;
-    let high = this.#chunks.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if ((this.#starts[middle] as number) <= index) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  }
 }

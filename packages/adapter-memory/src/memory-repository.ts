@@ -12,18 +12,22 @@ import {
   type SortField,
   type TextChange,
 } from '@workplan/core';
+import { codePointKey } from './code-point-key.js';
 import { KeptOrder } from './kept-order.js';
 import { OrderWalk, rankAfter } from './order-walk.js';
 import { processScanLane, type ScanLane } from './scan-lane.js';
 import { SearchScan } from './search-scan.js';
+import { SearchTotals } from './search-totals.js';
 
 /** A record as kept: plain values only, so nothing a caller holds can reach it. */
 interface Entry {
   readonly id: string;
   readonly text: string;
   readonly key: string;
-  /** The text as searches and the text order compare it (`foldText`). */
+  /** The text as searches compare it (`foldText`). */
   readonly folded: string;
+  /** The folded text as the text order compares it (`codePointKey`). */
+  readonly textKey: string;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -52,9 +56,13 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
   readonly #orders: Readonly<Record<SortField, KeptOrder<Entry>>> = {
     createdAt: new KeptOrder((entry) => entry.createdAt),
     updatedAt: new KeptOrder((entry) => entry.updatedAt),
-    text: new KeptOrder((entry) => entry.folded),
+    text: new KeptOrder(
+      (entry) => entry.textKey,
+      (value) => codePointKey(String(value)),
+    ),
   };
   readonly #everyOrder = Object.values(this.#orders);
+  readonly #searchTotals = new SearchTotals();
 
   constructor(kind: RecordKind<F>, options: MemoryRepositoryOptions = {}) {
     this.#kind = kind;
@@ -64,16 +72,19 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
     this.#claimKey(key, record.id);
     const text = record[this.#kind.field];
+    const folded = foldText(text);
     const entry: Entry = {
       id: record.id,
       text,
       key,
-      folded: foldText(text),
+      folded,
+      textKey: codePointKey(folded),
       createdAt: record.createdAt.getTime(),
       updatedAt: record.updatedAt.getTime(),
     };
     this.#byId.set(entry.id, entry);
     for (const order of this.#everyOrder) order.insert(entry);
+    this.#searchTotals.forget();
   }
 
   async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
@@ -82,7 +93,8 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     this.#claimKey(change.key, id);
     if (current.key !== change.key) this.#idByKey.delete(current.key);
     const folded = current.text === change.text ? current.folded : foldText(change.text);
-    const updated: Entry = { ...current, text: change.text, key: change.key, folded, updatedAt: change.updatedAt.getTime() };
+    const textKey = folded === current.folded ? current.textKey : codePointKey(folded);
+    const updated: Entry = { ...current, text: change.text, key: change.key, folded, textKey, updatedAt: change.updatedAt.getTime() };
     this.#byId.set(id, updated);
     for (const order of this.#everyOrder) {
       // In place where the record keeps its place; else out and in again.
@@ -92,6 +104,7 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
         order.insert(updated);
       }
     }
+    this.#searchTotals.forget();
     return this.#toRecord(updated);
   }
 
@@ -110,24 +123,37 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
 
   async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
     options?.signal?.throwIfAborted();
-    const { search, order: { field, descending }, after } = query;
-    if (search === undefined) {
-      const view = this.#orders[field].view();
-      const walk = new OrderWalk(view, descending, (after === undefined ? 0 : rankAfter(view, descending, after)) + query.skip);
-      const records: CatalogRecord<F>[] = [];
-      for (let entry = walk.next(); entry !== undefined && records.length < query.limit; entry = walk.next()) records.push(this.#toRecord(entry));
-      return query.count ? { records, total: this.#byId.size } : { records };
-    }
-    const view = this.#orders[field].snapshot();
+    return query.search === undefined ? this.#pageOf(query) : this.#search(query, query.search, options);
+  }
+
+  /** A page of an order, from a rank found in a few binary searches: done at once, however deep. */
+  #pageOf(query: RecordQuery): FoundRecords<F> {
+    const { order, after, skip, limit } = query;
+    const view = this.#orders[order.field].view();
+    const walk = new OrderWalk(view, order.descending, (after === undefined ? 0 : rankAfter(view, order.descending, after)) + skip);
+    const records: CatalogRecord<F>[] = [];
+    for (let entry = walk.next(); entry !== undefined && records.length < limit; entry = walk.next()) records.push(this.#toRecord(entry));
+    return query.count ? { records, total: this.#byId.size } : { records };
+  }
+
+  /** A page of the matches of `search`, through the order as it is now, on the scan lane. */
+  async #search(query: RecordQuery, search: string, options: ReadOptions | undefined): Promise<FoundRecords<F>> {
+    const { order, after } = query;
+    const view = this.#orders[order.field].snapshot();
+    const known = this.#searchTotals.totalOf(search);
+    const count = query.count && known === undefined;
+    // Counted in the order of creation, mostly the order entries lie in memory: the fastest to go through.
+    const everyEntry = count ? this.#orders.createdAt.snapshot() : view;
+    const version = this.#searchTotals.version;
     const found = await this.#lane.run(() => {
-      const pageFrom = after === undefined ? 0 : rankAfter(view, descending, after);
-      // Counting goes through every record, so it starts at the first, the page at its place.
-      const walk = new OrderWalk(view, descending, query.count ? 0 : pageFrom);
+      const walk = new OrderWalk(view, order.descending, after === undefined ? 0 : rankAfter(view, order.descending, after));
       const matches = (entry: Entry): boolean => entry.folded.includes(search);
-      return new SearchScan({ walk, matches, pageFrom: query.count ? pageFrom : 0, skip: query.skip, limit: query.limit, count: query.count });
+      return new SearchScan({ walk, everyEntry, matches, skip: query.skip, limit: query.limit, count });
     }, options?.signal);
     const records = found.entries.map((entry) => this.#toRecord(entry));
-    return found.total === undefined ? { records } : { records, total: found.total };
+    if (found.total !== undefined) this.#searchTotals.keep(search, found.total, version);
+    const total = found.total ?? known;
+    return query.count && total !== undefined ? { records, total } : { records };
   }
 
   async count(options?: ReadOptions): Promise<number> {
@@ -141,6 +167,7 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     this.#byId.delete(id);
     this.#idByKey.delete(entry.key);
     for (const order of this.#everyOrder) order.remove(entry);
+    this.#searchTotals.forget();
     return true;
   }
 

@@ -1,6 +1,7 @@
 import { comparePositions, type ListPosition, type RecordOrder } from '@workplan/core';
 import { describe, expect, it } from 'vitest';
-import { KeptOrder, type OrderView } from './kept-order.js';
+import { KeptOrder } from './kept-order.js';
+import { type OrderView } from './order-view.js';
 import { OrderWalk, rankAfter } from './order-walk.js';
 
 interface Item {

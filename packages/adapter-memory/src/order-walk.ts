@@ -1,5 +1,6 @@
 import { type ListPosition } from '@workplan/core';
-import { compareIds, compareValues, type Ordered, type OrderView } from './kept-order.js';
+import { compareIds, compareValues } from './kept-order.js';
+import { type Ordered, type OrderView } from './order-view.js';
 
 /**
  * How many entries come before the first one after `position`, in the view's order or, when
@@ -8,11 +9,12 @@ import { compareIds, compareValues, type Ordered, type OrderView } from './kept-
  */
 export function rankAfter<E extends Ordered>(view: OrderView<E>, descending: boolean, position: ListPosition): number {
   const valueOf = view.valueOf;
-  const atOrBefore = view.countWhile((entry) => (compareValues(valueOf(entry), position.value) || compareIds(entry.id, position.id)) <= 0);
+  const value = view.keyOf(position.value);
+  const atOrBefore = view.countWhile((entry) => (compareValues(valueOf(entry), value) || compareIds(entry.id, position.id)) <= 0);
   if (!descending) return atOrBefore;
   // Descending, the larger values come first, and then the entries of position's own value up to its id.
-  const below = view.countWhile((entry) => compareValues(valueOf(entry), position.value) < 0);
-  const through = view.countWhile((entry) => compareValues(valueOf(entry), position.value) <= 0);
+  const below = view.countWhile((entry) => compareValues(valueOf(entry), value) < 0);
+  const through = view.countWhile((entry) => compareValues(valueOf(entry), value) <= 0);
   return view.size - through + (atOrBefore - below);
 }
 
@@ -66,17 +68,16 @@ export class OrderWalk<E extends Ordered> {
   #startOfGroupBefore(end: number): number {
     const view = this.#view;
     const value = view.valueOf(view.at(end - 1));
-    const sameValue = (index: number): boolean => compareValues(view.valueOf(view.at(index)), value) === 0;
     let known = end - 1;
     let stride = 1;
-    while (known - stride >= 0 && sameValue(known - stride)) {
+    while (known - stride >= 0 && view.valueOf(view.at(known - stride)) === value) {
       known -= stride;
       stride *= 2;
     }
     let low = Math.max(known - stride + 1, 0);
     while (low < known) {
       const middle = (low + known) >>> 1;
-      if (sameValue(middle)) known = middle;
+      if (view.valueOf(view.at(middle)) === value) known = middle;
       else low = middle + 1;
     }
     return known;

@@ -1,4 +1,4 @@
-import { type Ordered } from './kept-order.js';
+import { type Ordered, type OrderView } from './order-view.js';
 import { type OrderWalk } from './order-walk.js';
 import { type Scan } from './scan-lane.js';
 
@@ -9,27 +9,32 @@ export interface FoundEntries<E> {
 }
 
 export interface SearchPlan<E extends Ordered> {
-  /** The order to go through, from where the scan starts. */
+  /** The order searched, walked from the page's place. */
   readonly walk: OrderWalk<E>;
+  /** Every entry, in any order, for the count. */
+  readonly everyEntry: OrderView<E>;
   readonly matches: (entry: E) => boolean;
-  /** Entries of the walk before the page's place (a walk that counts starts at the first). */
-  readonly pageFrom: number;
   /** Matches passed over at the page's place before the page. */
   readonly skip: number;
   readonly limit: number;
-  /** Whether to go on to the end, counting every match. */
+  /** Whether to count every match too. */
   readonly count: boolean;
 }
 
 // Entries looked at between two looks at the clock: reading it costs more than looking at one.
 const ENTRIES_PER_LOOK = 256;
 
-/** A search through an order: the page of matches at a place, and their number in all when asked for. */
+/**
+ * A search through an order: first the page of matches at its place, which ends as soon as
+ * the page is full, then, when asked for, the count of every match, in whichever order is
+ * cheapest to go through (the count needs none).
+ */
 export class SearchScan<E extends Ordered> implements Scan<FoundEntries<E>> {
   readonly #plan: SearchPlan<E>;
   readonly #entries: E[] = [];
-  #walked = 0;
   #skipped = 0;
+  #pageDone = false;
+  #counted = 0;
   #total = 0;
 
   constructor(plan: SearchPlan<E>) {
@@ -37,29 +42,42 @@ export class SearchScan<E extends Ordered> implements Scan<FoundEntries<E>> {
   }
 
   advance(timeIsUp: () => boolean): boolean {
-    const { walk, matches, pageFrom, skip, limit, count } = this.#plan;
-    if (this.#entries.length >= limit && !count) return true;
-    for (;;) {
-      for (let looked = 0; looked < ENTRIES_PER_LOOK; looked += 1) {
-        const entry = walk.next();
-        if (entry === undefined) return true;
-        const place = this.#walked;
-        this.#walked += 1;
-        if (!matches(entry)) continue;
-        this.#total += 1;
-        if (place < pageFrom) continue;
-        if (this.#skipped < skip) {
-          this.#skipped += 1;
-        } else if (this.#entries.length < limit) {
-          this.#entries.push(entry);
-          if (this.#entries.length === limit && !count) return true;
-        }
-      }
-      if (timeIsUp()) return false;
+    while (!this.#pageDone) {
+      this.#pageDone = this.#findPage();
+      if (!this.#pageDone && timeIsUp()) return false;
     }
+    if (!this.#plan.count) return true;
+    while (this.#counted < this.#plan.everyEntry.size) {
+      this.#countSome();
+      if (this.#counted < this.#plan.everyEntry.size && timeIsUp()) return false;
+    }
+    return true;
   }
 
   result(): FoundEntries<E> {
     return this.#plan.count ? { entries: this.#entries, total: this.#total } : { entries: this.#entries };
+  }
+
+  /** Looks at some entries of the walk; true once the page is full or the walk ended. */
+  #findPage(): boolean {
+    const { walk, matches, skip, limit } = this.#plan;
+    for (let looked = 0; looked < ENTRIES_PER_LOOK; looked += 1) {
+      if (this.#entries.length >= limit) return true;
+      const entry = walk.next();
+      if (entry === undefined) return true;
+      if (!matches(entry)) continue;
+      if (this.#skipped < skip) this.#skipped += 1;
+      else this.#entries.push(entry);
+    }
+    return this.#entries.length >= limit;
+  }
+
+  #countSome(): void {
+    const { everyEntry, matches } = this.#plan;
+    const end = Math.min(this.#counted + ENTRIES_PER_LOOK, everyEntry.size);
+    for (let index = this.#counted; index < end; index += 1) {
+      if (matches(everyEntry.at(index))) this.#total += 1;
+    }
+    this.#counted = end;
   }
 }

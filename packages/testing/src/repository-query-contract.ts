@@ -232,6 +232,13 @@ export function describeRecordQueryContract(adapterName: string, makeRepository:
         await expect(repository.query(queryOf(CREATION_ORDER, { search: 'nada', count: true }))).resolves.toEqual({ records: [], total: 0 });
         const uncounted = await repository.query(queryOf(CREATION_ORDER, { search: 'area', limit: 1 }));
         expect(uncounted.total).toBeUndefined();
+        // A total kept by a storage between pages must follow every write.
+        await insert({ text: 'Área 5' });
+        await expect(repository.query(queryOf(CREATION_ORDER, { search: 'area', limit: 1, count: true }))).resolves.toMatchObject({ total: 5 });
+        await repository.update((records[0] as Schedule).id, { text: 'Sala 1', key: 'sala 1', updatedAt: at(40) });
+        await expect(repository.query(queryOf(CREATION_ORDER, { search: 'area', limit: 1, count: true }))).resolves.toMatchObject({ total: 4 });
+        await repository.delete((records[1] as Schedule).id);
+        await expect(repository.query(queryOf(CREATION_ORDER, { search: 'area', limit: 1, count: true }))).resolves.toMatchObject({ total: 3 });
       });
     });
 
