@@ -139,7 +139,11 @@ describe('finding records', () => {
   beforeAll(async () => {
     token = `busca${Date.now().toString(36)}`;
     made = [];
-    for (const title of ['Manutenção Elétrica', 'Álvaro', 'alvaro', 'Zeca']) made.push(await client.costCenters.create({ title: `${title} ${token}` }));
+    for (const title of ['Manutenção Elétrica', 'Álvaro', 'alvaro', 'Zeca']) {
+      made.push(await client.costCenters.create({ title: `${title} ${token}` }));
+      // Records made in one millisecond tie on createdAt (then id decides): the creation order checked below needs the clock to move.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
   });
   const titles = (records: readonly CostCenter[]) => records.map((record) => record.title.replace(` ${token}`, ''));
 

@@ -131,8 +131,12 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.getByRole('button', { name: 'Título', exact: true }).click();
     await page.getByRole('button', { name: 'Título', exact: true }).click();
     await expect.poll(() => sortOf('Título')).toBe('descending');
-    const hash = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
-    expect([hash.get('q'), hash.get('sort')]).toEqual(['manutenção', '-title']);
+    // The address follows the list's state once it has rendered: wait for it as a reload would.
+    const addressed = () => {
+      const hash = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+      return [hash.get('q'), hash.get('sort')];
+    };
+    await expect.poll(addressed).toEqual(['manutenção', '-title']);
 
     await page.reload();
     await page.getByRole('status').getByText('3 centros de custo encontrados', { exact: true }).waitFor();
