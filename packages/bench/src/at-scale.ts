@@ -42,7 +42,7 @@ export const SCALE_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'
 /** Connections sending expensive reads as fast as they can, and the paced cheap ones beside them. */
 export const EXPENSIVE = { connections: 16, findsPerSecond: 200, livesPerSecond: 50 } as const;
 
-const LATENCY_REQUESTS = 200;
+const LATENCY_REQUESTS = 500;
 
 /** Runs the scale scenario on a fresh app on `storage`. */
 export async function scaleScenario(storage: 'memory' | 'sqlite', records: number, dir: string, plan: Plan, pinned: boolean): Promise<ScaleResult> {
