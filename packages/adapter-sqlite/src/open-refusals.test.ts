@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SqliteOpenError, type SqliteOpenErrorKind } from './open-errors.js';
+import { SCHEMA_VERSION } from './schema.js';
 import { SqliteStorage } from './sqlite-storage.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
@@ -37,9 +38,9 @@ function writeDatabase(path: string, journalMode: 'wal' | 'delete', userVersion:
 describe('SqliteStorage.open refuses', () => {
   it.each(['wal', 'delete'] as const)('a file written by a newer schema (%s journal), leaving it byte for byte', (mode) => {
     const path = files.databasePath();
-    writeDatabase(path, mode, 3);
+    writeDatabase(path, mode, SCHEMA_VERSION + 1);
     const before = readFileSync(path);
-    expectRefusal(path, 'newerSchema', `${path} was written by schema version 3; this workplan knows up to version 2`);
+    expectRefusal(path, 'newerSchema', `${path} was written by schema version ${SCHEMA_VERSION + 1}; this workplan knows up to version ${SCHEMA_VERSION}`);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 

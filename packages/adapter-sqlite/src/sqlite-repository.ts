@@ -1,17 +1,21 @@
 import {
-  type FoundRecords,
   assembleRecord,
+  CREATION_ORDER,
   WorkplanError,
   type CatalogRecord,
+  type FoundRecords,
   type Page,
   type ReadOptions,
   type RecordKind,
+  type RecordQuery,
   type RecordRepository,
   type TextChange,
 } from '@workplan/core';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ChangeWatch } from './change-watch.js';
+import { FOLD_TEXT } from './folded-text.js';
 import { KeptPages } from './kept-pages.js';
+import { RECORD_COLUMNS, RecordReads, type QueriedRows } from './record-reads.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
 import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
@@ -22,7 +26,7 @@ import { type WriteResult } from './write-statements.js';
 // up the key; only a race that never settles within this many tries is an outage.
 const ATTEMPTS_ON_VANISHED_HOLDER = 50;
 
-const COLUMNS = 'id, "text", created_at, updated_at';
+const COLUMNS = RECORD_COLUMNS;
 
 /**
  * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
@@ -43,8 +47,8 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #updateIfUnchanged: string;
   readonly #delete: string;
   readonly #deleteIfUnchanged: string;
+  readonly #reads: RecordReads;
   readonly #findById: StatementSync;
-  readonly #list: StatementSync;
   readonly #holderOf: StatementSync;
   readonly #watch: ChangeWatch;
   readonly #keptPages = new KeptPages<unknown>();
@@ -55,19 +59,20 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     this.#watch = ChangeWatch.of(db);
     this.#writer = writer;
     const table = tableNameOf(kind);
-    this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`;
-    const update = `UPDATE ${table} SET "text" = ?, "key" = ?, updated_at = ? WHERE id = ?`;
+    this.#reads = new RecordReads(db, table);
+    // The writer folds the text where it writes it (folded-text.ts).
+    this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at, folded) VALUES (?1, ?2, ?3, ?4, ?5, ${FOLD_TEXT}(?2))`;
+    const update = `UPDATE ${table} SET "text" = ?1, "key" = ?2, updated_at = ?3, folded = ${FOLD_TEXT}(?1) WHERE id = ?4`;
     this.#update = `${update} RETURNING ${COLUMNS}`;
     // The condition sits in the statement's WHERE, so checking and writing are one step.
-    this.#updateIfUnchanged = `${update} AND updated_at = ? RETURNING ${COLUMNS}`;
+    this.#updateIfUnchanged = `${update} AND updated_at = ?5 RETURNING ${COLUMNS}`;
     this.#delete = `DELETE FROM ${table} WHERE id = ?`;
     this.#deleteIfUnchanged = `DELETE FROM ${table} WHERE id = ? AND updated_at = ?`;
     this.#findById = db.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE id = ?`);
-    this.#list = db.prepare(`SELECT ${COLUMNS} FROM ${table} ORDER BY created_at, id LIMIT ? OFFSET ?`);
     this.#holderOf = db.prepare(`SELECT id FROM ${table} WHERE "key" = ?`);
     // Rows as arrays (writers return them so too): node:sqlite then makes no object with
     // named members for each row, which a list of many rows would pay for.
-    for (const statement of [this.#findById, this.#list, this.#holderOf]) statement.setReturnArrays(true);
+    for (const statement of [this.#findById, this.#holderOf]) statement.setReturnArrays(true);
   }
 
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
@@ -106,19 +111,22 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     const stamp = guardSqliteCall(() => this.#watch.stamp());
     let rows = this.#keptPages.get(key, stamp);
     if (rows === undefined) {
-      rows = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
+      ({ rows } = await this.#queried({ order: CREATION_ORDER, skip: page.skip, limit: page.limit, count: false }, options));
       this.#keptPages.set(key, stamp, rows);
     }
     return rows.map((row) => this.#toRecord(row));
   }
 
-  // PLACEHOLDER on the integration branch q-core: replaced by the adapter's query before it lands.
-  async query(): Promise<FoundRecords<F>> {
-    throw new Error('query: not built yet (issue 28)');
+  async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
+    options?.signal?.throwIfAborted();
+    const { rows, total } = await this.#queried(query, options);
+    return { records: rows.map((row) => this.#toRecord(row)), total };
   }
 
-  async count(): Promise<number> {
-    throw new Error('count: not built yet (issue 28)');
+  // A row the table's triggers keep (record-counts.ts): one read, whatever the count.
+  async count(options?: ReadOptions): Promise<number> {
+    options?.signal?.throwIfAborted();
+    return guardSqliteCall(() => this.#reads.count());
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
@@ -131,6 +139,10 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     } catch (error) {
       throw translateSqliteError(error);
     }
+  }
+
+  async #queried(query: RecordQuery, _options: ReadOptions | undefined): Promise<QueriedRows> {
+    return guardSqliteCall(() => this.#reads.query(query));
   }
 
   /** Runs a write to the table, counted by the connection's watch whether it changed a row or not. */

@@ -2,9 +2,10 @@ import { WorkplanError } from '@workplan/core';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
+import { errorOf, threadModule } from './storage-threads.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
-import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-thread.js';
+import type { WriteAnswer, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-thread.js';
 
 /**
  * Where a storage's writes run. A rejection carries node:sqlite's error (its `errcode`
@@ -54,10 +55,7 @@ export function sameConnectionWriter(db: DatabaseSync): SqliteWriter {
   };
 }
 
-// The built thread, even when the tests run this module from its TypeScript source: Node
-// could strip the thread's types, but not find the `.js` modules it imports beside it
-// (`pnpm test` builds first).
-const WRITE_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../dist/write-thread.js' : './write-thread.js', import.meta.url);
+const WRITE_THREAD = threadModule('write-thread');
 
 /**
  * Writes on a connection of their own in a worker thread, sent there in order and run
@@ -174,10 +172,4 @@ export class ThreadWriter implements SqliteWriter {
     for (const waiting of this.#waiting.values()) waiting.reject(WorkplanError.storageUnavailable(cause));
     this.#waiting.clear();
   }
-}
-
-/** node:sqlite's error again, with the codes the repositories read. */
-function errorOf(failure: WriteFailure): Error {
-  const { message, code, errcode, errstr } = failure;
-  return Object.assign(new Error(message), { code, errcode, errstr });
 }
