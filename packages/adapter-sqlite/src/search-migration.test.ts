@@ -1,4 +1,4 @@
-import { costCenter, foldText, uniquenessKey, workSchedule, type CatalogRecord } from '@workplan/core';
+import { costCenter, foldText, uniquenessKey, workSchedule, type CatalogRecord, type RecordBase } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ function fileOfVersion2(path: string): CatalogRecord<'value'>[] {
   db.exec(createRecordTableSql(workSchedule));
   db.exec(createRecordTableSql(costCenter));
   db.exec(CREATE_HIT_TABLE_SQL);
-  const insert = (table: string, record: CatalogRecord<string>, text: string): void => {
+  const insert = (table: string, record: RecordBase, text: string): void => {
     db.prepare(`INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`)
       .run(record.id, text, uniquenessKey(text), record.createdAt.getTime(), record.updatedAt.getTime());
   };
