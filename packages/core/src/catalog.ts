@@ -108,12 +108,15 @@ export class Catalog<F extends string> {
     const page = { skip: request.skip ?? 0, limit: request.limit ?? this.maxPageSize };
     this.#checkPage(page);
     const search = request.q === undefined ? undefined : searchOf(request.q);
+    const count = request.count ?? false;
+    // Checked here whatever the type says, as a document is: a caller may pass what a query string parsed to.
+    if (typeof count !== 'boolean') throw WorkplanError.invalidQuery('count is not a boolean');
     if (search === undefined && request.sort === undefined && request.after === undefined) {
-      return this.#plainList(page, request.count === true, options);
+      return this.#plainList(page, count, options);
     }
     const order = request.sort === undefined ? CREATION_ORDER : orderOf(request.sort, this.kind.field);
     const after = request.after === undefined ? undefined : readCursor(request.after, this.kind, order, search);
-    const query = { search, order, after, skip: page.skip, limit: page.limit + 1, count: request.count === true };
+    const query = { search, order, after, skip: page.skip, limit: page.limit + 1, count };
     const { records, total } = await this.#repository.query(query, options);
     const counted = total === undefined ? {} : { total };
     const last = records[page.limit - 1];

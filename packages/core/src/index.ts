@@ -39,6 +39,7 @@ export {
   CREATION_ORDER,
   MAX_SEARCH_LENGTH,
   comparePositions,
+  compareText,
   cursorOf,
   foldText,
   orderOf,

@@ -1,5 +1,5 @@
 import { WorkplanError } from './errors.js';
-import { type CatalogRecord, type RecordBase, type RecordKind } from './record.js';
+import { type CatalogRecord, type RecordKind } from './record.js';
 import { MAX_TEXT_LENGTH } from './text-rules.js';
 
 /**
@@ -64,8 +64,8 @@ export interface FoundRecords<F extends string> {
 }
 
 /** The place of `record` in `order`, with its text in `field`. */
-export function positionOf(record: RecordBase & Readonly<Record<string, unknown>>, field: string, order: RecordOrder): ListPosition {
-  if (order.field === 'text') return { value: foldText(String(record[field])), id: record.id };
+export function positionOf<F extends string>(record: CatalogRecord<F>, field: F, order: RecordOrder): ListPosition {
+  if (order.field === 'text') return { value: foldText(record[field]), id: record.id };
   return { value: record[order.field].getTime(), id: record.id };
 }
 
@@ -74,9 +74,31 @@ export function positionOf(record: RecordBase & Readonly<Record<string, unknown>
  * JavaScript use it; the others sort the same way (code point order of the folded text).
  */
 export function comparePositions(a: ListPosition, b: ListPosition, order: RecordOrder): number {
-  const byValue = a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+  const byValue = typeof a.value === 'string' && typeof b.value === 'string' ? compareText(a.value, b.value) : a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
   if (byValue !== 0) return order.descending ? -byValue : byValue;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * Compares texts by code point, as SQLite and MongoDB compare their UTF-8 bytes. JavaScript's
+ * `<` compares UTF-16 code units, which puts a character above U+FFFF (its surrogates) before
+ * one of U+E000 to U+FFFF: at the first unit that differs, surrogates are moved above those.
+ */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    const unitA = a.charCodeAt(index);
+    const unitB = b.charCodeAt(index);
+    if (unitA !== unitB) return codePointRank(unitA) - codePointRank(unitB);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit's rank in code point order: surrogates (U+D800 to U+DFFF) above U+E000 to U+FFFF. */
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
 }
 
 /**
@@ -99,8 +121,8 @@ export function readCursor(value: unknown, kind: RecordKind<string>, order: Reco
   if (cursorKind !== kind.name || field !== order.field || descending !== order.descending || cursorSearch !== (search ?? null)) {
     throw WorkplanError.invalidQuery('after belongs to a list of another order or search');
   }
-  const valueFits = field === 'text' ? typeof position === 'string' : Number.isSafeInteger(position);
-  if (!valueFits || typeof id !== 'string' || id.length === 0 || id.length > 64) {
+  const valueFits = field === 'text' ? typeof position === 'string' && position.isWellFormed() : Number.isSafeInteger(position);
+  if (!valueFits || typeof id !== 'string' || id.length === 0 || id.length > 64 || !id.isWellFormed()) {
     throw WorkplanError.invalidQuery('after is not a cursor of this list');
   }
   return { value: position as number | string, id };
@@ -109,21 +131,27 @@ export function readCursor(value: unknown, kind: RecordKind<string>, order: Reco
 /** The longest search, in code points after trimming. */
 export const MAX_SEARCH_LENGTH = MAX_TEXT_LENGTH;
 
-/** The folded search of a `q`, or undefined for an empty one (no filter). */
-export function searchOf(q: string): string | undefined {
+/**
+ * The folded search of a `q`, or undefined for one that is no filter: empty, or folding to
+ * nothing (combining marks alone), which every text contains.
+ */
+export function searchOf(q: unknown): string | undefined {
+  if (typeof q !== 'string') throw WorkplanError.invalidQuery('q is not a string');
   if (!q.isWellFormed()) throw WorkplanError.invalidQuery('q holds malformed Unicode');
   const trimmed = q.trim();
   if (trimmed.length === 0) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-misused-spread -- code points, as the text rules count them
   if ([...trimmed].length > MAX_SEARCH_LENGTH) throw WorkplanError.invalidQuery(`q is longer than ${MAX_SEARCH_LENGTH} characters`);
-  return foldText(trimmed);
+  const search = foldText(trimmed);
+  return search.length === 0 ? undefined : search;
 }
 
 /**
  * The order a `sort` names: `createdAt`, `updatedAt` or the kind's text field, each
  * descending with a leading `-`.
  */
-export function orderOf(sort: string, textField: string): RecordOrder {
+export function orderOf(sort: unknown, textField: string): RecordOrder {
+  if (typeof sort !== 'string') throw WorkplanError.invalidQuery('sort is not a string');
   const descending = sort.startsWith('-');
   const name = descending ? sort.slice(1) : sort;
   if (name === 'createdAt' || name === 'updatedAt') return { field: name, descending };
