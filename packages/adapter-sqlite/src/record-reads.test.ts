@@ -1,4 +1,4 @@
-import { comparePositions, foldText, positionOf, uniquenessKey, workSchedule, type CatalogRecord, type RecordOrder, type RecordQuery, type SortField } from '@workplan/core';
+import { comparePositions, foldText, uniquenessKey, workSchedule, type CatalogRecord, type ListPosition, type RecordOrder, type RecordQuery, type SortField } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,9 +66,9 @@ describe('a walk of a query through its cursors', () => {
       records.push(await insert(text, Date.UTC(2026, 0, 1 + (n % 3)), Date.UTC(2026, 1, 1 + (n % 5))));
     }
     const search = foldText('NOTURNO');
-    const expected = records
-      .filter((record) => foldText(record.value).includes(search))
-      .sort((a, b) => comparePositions(positionOf(a, 'value', order), positionOf(b, 'value', order), order));
+    const place = (record: CatalogRecord<'value'>): ListPosition =>
+      ({ value: order.field === 'text' ? foldText(record.value) : record[order.field].getTime(), id: record.id });
+    const expected = records.filter((record) => foldText(record.value).includes(search)).sort((a, b) => comparePositions(place(a), place(b), order));
     for (const limit of [1, 3, 7]) {
       const walked: CatalogRecord<'value'>[] = [];
       let after: RecordQuery['after'];
@@ -78,7 +78,7 @@ describe('a walk of a query through its cursors', () => {
         walked.push(...page);
         const last = page.at(-1);
         if (page.length < limit || last === undefined) break;
-        after = positionOf(last, 'value', order);
+        after = place(last);
       }
       expect(walked).toEqual(expected);
     }

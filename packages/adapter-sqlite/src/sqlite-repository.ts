@@ -18,6 +18,7 @@ import { KeptPages } from './kept-pages.js';
 import { RECORD_COLUMNS, RecordReads, type QueriedRows } from './record-reads.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
+import { sameConnectionReader, type SqliteReader } from './sqlite-reader.js';
 import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
 import { type WriteResult } from './write-statements.js';
 
@@ -28,12 +29,24 @@ const ATTEMPTS_ON_VANISHED_HOLDER = 50;
 
 const COLUMNS = RECORD_COLUMNS;
 
+// A read that may walk many records is long, and runs on the reader (a thread of its own for
+// a storage on a file: sqlite-reader.ts): a search, which may walk a whole index to fill its
+// page, and a page past this many records, as OFFSET walks every record it passes over.
+// Shorter pages cost the event loop no more than the hop to that thread would, and are
+// answered sooner where they are.
+const SHORT_SKIP = 1000;
+
+function isLong(query: RecordQuery): boolean {
+  return query.search !== undefined || query.skip > SHORT_SKIP;
+}
+
 /**
  * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
  * between connections; a lock that does not come free within the busy timeout rejects
  * with `WorkplanError.storageUnavailable`. Reads run on `db`, each seeing every commit
- * made before it; writes go to `writer`, on `db` itself unless told otherwise
- * (`SqliteStorage` gives a file a write thread).
+ * made before it, but for long ones (searches, deep pages), which go to `reader`; writes go
+ * to `writer`; both on `db` itself unless told otherwise (`SqliteStorage` gives a file a
+ * thread for each).
  *
  * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
  * the record tables on `db` must go through these repositories, which count them; writes
@@ -47,6 +60,8 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #updateIfUnchanged: string;
   readonly #delete: string;
   readonly #deleteIfUnchanged: string;
+  readonly #reader: SqliteReader;
+  readonly #table: string;
   readonly #reads: RecordReads;
   readonly #findById: StatementSync;
   readonly #holderOf: StatementSync;
@@ -54,11 +69,13 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #keptPages = new KeptPages<unknown>();
 
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
-  constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db)) {
+  constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db), reader: SqliteReader = sameConnectionReader(db)) {
     this.kind = kind;
     this.#watch = ChangeWatch.of(db);
     this.#writer = writer;
+    this.#reader = reader;
     const table = tableNameOf(kind);
+    this.#table = table;
     this.#reads = new RecordReads(db, table);
     // The writer folds the text where it writes it (folded-text.ts).
     this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at, folded) VALUES (?1, ?2, ?3, ?4, ?5, ${FOLD_TEXT}(?2))`;
@@ -141,8 +158,14 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     }
   }
 
-  async #queried(query: RecordQuery, _options: ReadOptions | undefined): Promise<QueriedRows> {
-    return guardSqliteCall(() => this.#reads.query(query));
+  /** Runs a query on the event loop, or, when it is long, on the reader. */
+  async #queried(query: RecordQuery, options: ReadOptions | undefined): Promise<QueriedRows> {
+    if (!isLong(query)) return guardSqliteCall(() => this.#reads.query(query));
+    try {
+      return await this.#reader.query(this.#table, query, options?.signal);
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
   }
 
   /** Runs a write to the table, counted by the connection's watch whether it changed a row or not. */
