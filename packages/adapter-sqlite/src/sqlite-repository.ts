@@ -32,8 +32,8 @@ const COLUMNS = RECORD_COLUMNS;
 // A read that may walk many records is long, and runs on the reader (a thread of its own for
 // a storage on a file: sqlite-reader.ts): a search, which may walk a whole index to fill its
 // page, and a page past this many records, as OFFSET walks every record it passes over.
-// Shorter pages cost the event loop no more than the hop to that thread would, and are
-// answered sooner where they are.
+// Shorter pages cost the event loop hardly more than the first page, and are answered
+// sooner there than through the thread (figures in docs/benchmarks/README.md).
 const SHORT_SKIP = 1000;
 
 function isLong(query: RecordQuery): boolean {
