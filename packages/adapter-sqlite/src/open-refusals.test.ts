@@ -139,6 +139,22 @@ describe('SqliteStorage.open, before it writes anything, refuses (SQLite fault 5
     expectUntouchedRefusal(reshaped, 'foreign', `${reshaped} is not a workplan database: it says schema version 1, but its table cost_centers has other columns`);
   });
 
+  it('a workplan database without the triggers that keep its counts, or with one that counts otherwise, which would answer wrong counts', async () => {
+    const dropped = files.databasePath();
+    await SqliteStorage.open({ path: dropped }).close();
+    const withoutTrigger = new DatabaseSync(dropped);
+    withoutTrigger.exec('DROP TRIGGER work_schedules_counted_out');
+    withoutTrigger.close();
+    expectUntouchedRefusal(dropped, 'foreign', `${dropped} is not a workplan database: it says schema version ${SCHEMA_VERSION}, but it has no trigger work_schedules_counted_out`);
+    const changed = files.databasePath();
+    await SqliteStorage.open({ path: changed }).close();
+    const otherTrigger = new DatabaseSync(changed);
+    otherTrigger.exec(`DROP TRIGGER cost_centers_counted_in;
+      CREATE TRIGGER cost_centers_counted_in AFTER INSERT ON cost_centers BEGIN UPDATE record_counts SET records = records + 2; END`);
+    otherTrigger.close();
+    expectUntouchedRefusal(changed, 'foreign', `${changed} is not a workplan database: it says schema version ${SCHEMA_VERSION}, but its trigger cost_centers_counted_in does otherwise`);
+  });
+
   it('a workplan database with a corrupt page, which it would otherwise serve until a write failed', async () => {
     const path = files.databasePath();
     const storage = SqliteStorage.open({ path });

@@ -27,13 +27,11 @@ import { type WriteResult } from './write-statements.js';
 // up the key; only a race that never settles within this many tries is an outage.
 const ATTEMPTS_ON_VANISHED_HOLDER = 50;
 
-const COLUMNS = RECORD_COLUMNS;
-
 // A read that may walk many records is long, and runs on the reader (a thread of its own for
 // a storage on a file: sqlite-reader.ts): a search, which may walk a whole index to fill its
 // page, and a page past this many records, as OFFSET walks every record it passes over.
-// Shorter pages cost the event loop no more than the hop to that thread would, and are
-// answered sooner where they are.
+// Shorter pages cost the event loop hardly more than the first page, and are answered
+// sooner there than through the thread (figures in docs/benchmarks/README.md).
 const SHORT_SKIP = 1000;
 
 function isLong(query: RecordQuery): boolean {
@@ -80,12 +78,12 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     // The writer folds the text where it writes it (folded-text.ts).
     this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at, folded) VALUES (?1, ?2, ?3, ?4, ?5, ${FOLD_TEXT}(?2))`;
     const update = `UPDATE ${table} SET "text" = ?1, "key" = ?2, updated_at = ?3, folded = ${FOLD_TEXT}(?1) WHERE id = ?4`;
-    this.#update = `${update} RETURNING ${COLUMNS}`;
+    this.#update = `${update} RETURNING ${RECORD_COLUMNS}`;
     // The condition sits in the statement's WHERE, so checking and writing are one step.
-    this.#updateIfUnchanged = `${update} AND updated_at = ?5 RETURNING ${COLUMNS}`;
+    this.#updateIfUnchanged = `${update} AND updated_at = ?5 RETURNING ${RECORD_COLUMNS}`;
     this.#delete = `DELETE FROM ${table} WHERE id = ?`;
     this.#deleteIfUnchanged = `DELETE FROM ${table} WHERE id = ? AND updated_at = ?`;
-    this.#findById = db.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE id = ?`);
+    this.#findById = db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${table} WHERE id = ?`);
     this.#holderOf = db.prepare(`SELECT id FROM ${table} WHERE "key" = ?`);
     // Rows as arrays (writers return them so too): node:sqlite then makes no object with
     // named members for each row, which a list of many rows would pay for.
@@ -192,7 +190,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     }
   }
 
-  /** A row of `COLUMNS`, in their order (the statements return arrays). */
+  /** A row of `RECORD_COLUMNS`, in their order (the statements return arrays). */
   #toRecord(row: unknown): CatalogRecord<F> {
     const [id, text, createdAt, updatedAt] = Array.isArray(row) ? (row as unknown[]) : [];
     const shaped = typeof id === 'string' && typeof text === 'string';

@@ -175,9 +175,9 @@ export class SqliteStorage {
   }
 
   /**
-   * Resolves whether the database can be read, the threads take writes and long reads, the path
-   * still names the file opened, and writes do not fail for the file's sake (while they
-   * did, one is tried).
+   * Resolves whether the database can be read, the threads take writes and long reads, the
+   * path still names the file opened, and writes do not fail for the file's sake (while
+   * they did, one is tried).
    */
   async isReady(): Promise<boolean> {
     try {
@@ -216,9 +216,10 @@ export class SqliteStorage {
 
   /**
    * Refuses new writes, lets the writes and long reads already sent finish (a clash among
-   * them still reads its holder), then closes the connections; the repositories fail after this. Closing twice
-   * is harmless. Writes waiting on another process's lock may each wait out the busy
-   * timeout: `stopWrites` first, to close without waiting for those not yet begun.
+   * them still reads its holder), then closes the connections; the repositories fail after
+   * this. Closing twice is harmless. Writes waiting on another process's lock may each wait
+   * out the busy timeout: `stopWrites` first, to close without waiting for those not yet
+   * begun.
    */
   async close(): Promise<void> {
     clearInterval(this.#identityCheck);
