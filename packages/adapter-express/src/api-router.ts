@@ -3,15 +3,15 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { type ApiKeys } from './api-keys.js';
 import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
 import { sendNotModified, sendSuccess, sendSuccessJson } from './envelope.js';
-import { HttpFailure } from './http-failure.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
 import { identifyKey, requireKey, requireRole } from './key-check.js';
+import { listRoute } from './list-route.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
 import { recordJsonOf, type RecordJson } from './record-json.js';
 import { requestSignal } from './request-context.js';
 import { type HttpResource, type Operation } from './resources.js';
-import { routeTable, type RouteMethods } from './route-table.js';
+import { param, routeTable, type RouteMethods } from './route-table.js';
 
 export interface ApiRouterOptions {
   readonly resources: readonly HttpResource[];
@@ -49,12 +49,7 @@ function resourceRoutes(
     ...handlers,
   ];
   const withBody = [requireJsonMediaType, ...readJsonBody];
-  const list: RequestHandler = async (req, res) => {
-    const request = { skip: pageNumber(param(req, 'skip')), limit: pageNumber(param(req, 'limit')) };
-    const page = await catalog.list(request, { signal: requestSignal(res) });
-    if (page.next !== undefined) res.setHeader('Link', `<${basePath}/${plural}/${page.next.skip}/${page.next.limit}>; rel="next"`);
-    sendSuccessJson(res, 200, json.many(page.records));
-  };
+  const list = listRoute(catalog, json, `${basePath}/${plural}`);
 
   return {
     [`/${singular}`]: {
@@ -90,19 +85,6 @@ function sendRecord(res: Response, status: number, record: RecordBase, json: Rec
   sendSuccessJson(res, status, json.one(record)); // Which drops a result that comes after the deadline answered.
 }
 
-/** A named path segment; these routes have no wildcard, so a segment is one string. */
-function param(req: Request, name: string): string | undefined {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
 function idParam(req: Request): string {
   return param(req, 'id') ?? '';
-}
-
-/** Plain decimal digits only: `007` is 7, while `-1`, `1.5` and `1e3` are refused; absent stays unset. */
-function pageNumber(segment: string | undefined): number | undefined {
-  if (segment === undefined) return undefined;
-  if (!/^[0-9]+$/u.test(segment)) throw new HttpFailure('INVALID_PAGINATION');
-  return Number(segment);
 }

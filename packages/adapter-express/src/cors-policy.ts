@@ -10,7 +10,7 @@ export function corsPolicy(origins: readonly string[]): RequestHandler {
     origin: [...origins],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['KEY', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match'],
-    exposedHeaders: ['ETag', 'Location', 'Link', 'X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+    exposedHeaders: ['ETag', 'Location', 'Link', 'X-Total-Count', 'X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
     preflightContinue: true,
   });

@@ -10,7 +10,7 @@ const key = 'failure-test-key-0123';
 /** A repository whose every call fails the way `failure` says: the storage's bad days. */
 function failingRepository(failure: () => Error): RecordRepository<'value'> {
   const fail = () => Promise.reject(failure());
-  return { insert: fail, update: fail, findById: fail, list: fail, delete: fail };
+  return { insert: fail, update: fail, findById: fail, list: fail, query: fail, count: fail, delete: fail };
 }
 
 let running: MemoryApp | undefined;

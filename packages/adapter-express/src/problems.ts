@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'INVALID_JSON'
   | 'VALIDATION_FAILED'
   | 'INVALID_PAGINATION'
+  | 'INVALID_QUERY'
   | 'BAD_REQUEST'
   | 'REQUEST_TIMEOUT'
   | 'UNAUTHORIZED'
@@ -54,6 +55,8 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   INVALID_JSON: { status: 400, detail: 'O corpo da requisição está vazio ou não é um JSON válido.' },
   VALIDATION_FAILED: { status: 400, detail: 'Os dados enviados não atendem às regras.' },
   INVALID_PAGINATION: { status: 400, detail: 'Os parâmetros de paginação são inválidos.' },
+  // Also a bad sort, count or cursor, not only a bad search: the sentence names none of them.
+  INVALID_QUERY: { status: 400, detail: 'Os parâmetros de consulta da URL são inválidos.' },
   BAD_REQUEST: { status: 400, detail: 'A requisição não pôde ser lida.' },
   // The client, not the storage, was slow: its headers or body did not arrive in time. Where
   // the headers never ended no operation matched, and it says `Requisição inválida.`, as the
@@ -96,6 +99,7 @@ export function headersOf(code: ErrorCode): Readonly<Record<string, string>> {
 export const codeOfKind: Readonly<Record<WorkplanErrorKind, ErrorCode>> = {
   validation: 'VALIDATION_FAILED',
   invalidPage: 'INVALID_PAGINATION',
+  invalidQuery: 'INVALID_QUERY',
   notFound: 'NOT_FOUND',
   stale: 'PRECONDITION_FAILED',
   conflict: 'CONFLICT',

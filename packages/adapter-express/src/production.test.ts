@@ -107,8 +107,11 @@ describe('CORS', () => {
     expect(answer.headers.allow).toBe('GET, HEAD, PUT, DELETE, OPTIONS');
     expect(answer.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(answer.headers['access-control-allow-headers']).toBe('KEY,Content-Type,X-Request-Id,If-Match,If-None-Match');
-    const get = await send(baseUrl, { path: '/api/v1/scales', headers: { key, origin: 'https://app.example.com' } });
-    expect(get.headers['access-control-expose-headers']).toContain('ETag,Location,Link,X-Request-Id,Retry-After');
+    const get = await send(baseUrl, { path: '/api/v1/scales?count=true', headers: { key, origin: 'https://app.example.com' } });
+    expect(get.headers['x-total-count']).toBe('0');
+    // A page's script reads only the headers exposed to it: the list's total among them.
+    const exposed = String(get.headers['access-control-expose-headers']).split(',');
+    expect(exposed).toEqual(expect.arrayContaining(['ETag', 'Location', 'Link', 'X-Total-Count', 'X-Request-Id', 'Retry-After']));
   });
 
   it('adds nothing for another origin, or when no origin is configured', async () => {
@@ -129,6 +132,8 @@ describe('time and size', () => {
       update: slow.update.bind(slow),
       findById: slow.findById.bind(slow),
       delete: slow.delete.bind(slow),
+      query: slow.query.bind(slow),
+      count: slow.count.bind(slow),
       list: async (page) => {
         await new Promise((resolve) => setTimeout(resolve, 400));
         return slow.list(page);
@@ -154,6 +159,8 @@ describe('time and size', () => {
       update: late((id, c) => inner.update(id, c)),
       findById: late((id) => inner.findById(id)),
       list: late((p) => inner.list(p)),
+      query: late((q) => inner.query(q)),
+      count: late(() => inner.count()),
       delete: late((id) => inner.delete(id)),
     };
     const unexpected: unknown[] = [];
@@ -179,12 +186,13 @@ describe('time and size', () => {
       call('PUT', `/api/v1/scale/${idOf(kept)}`, '{"value":"12x36 noturno"}'),
       call('DELETE', `/api/v1/scale/${idOf(doomed)}`),
       call('GET', '/api/v1/scales/1'),
+      call('GET', '/api/v1/scales/1?sort=-value&count=true'),
     ]);
-    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503]);
     // An update reads, then writes: two late calls.
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(unexpected).toEqual([]);
-    expect(lateResults.sort()).toEqual(['DELETE', 'GET', 'GET', 'POST', 'PUT']);
+    expect(lateResults.sort()).toEqual(['DELETE', 'GET', 'GET', 'GET', 'POST', 'PUT']);
   });
 
   it('hostile 7: a find or a list answered by the deadline is called off through the signal its storage was given', async () => {
@@ -202,14 +210,17 @@ describe('time and size', () => {
       delete: (id, expected) => inner.delete(id, expected),
       findById: untilCalledOff('find'),
       list: untilCalledOff('list'),
+      query: untilCalledOff('query'),
+      count: (options) => inner.count(options),
     };
     const baseUrl = await serve({ requestTimeoutMs: 100 }, workSchedules);
     const answers = await Promise.all([
       send(baseUrl, { path: '/api/v1/scale/0190a000-0000-7000-8000-000000000001', headers: { key } }),
       send(baseUrl, { path: '/api/v1/scales', headers: { key } }),
+      send(baseUrl, { path: '/api/v1/scales?q=turno', headers: { key } }),
     ]);
-    expect(answers.map((answer) => answer.status)).toEqual([503, 503]);
-    expect(calledOff.sort()).toEqual(['find', 'list']);
+    expect(answers.map((answer) => answer.status)).toEqual([503, 503, 503]);
+    expect(calledOff.sort()).toEqual(['find', 'list', 'query']);
   });
 
   it('refuses a body over the limit as soon as Content-Length says so, before it is sent', async () => {

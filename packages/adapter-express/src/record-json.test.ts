@@ -136,6 +136,27 @@ describe('recordJsonOf', () => {
     expect(json.many([])).toBe('[]');
   });
 
+  // Records a, b, c; a page lists some of them, in order, with these texts.
+  const pageIds = ['a', 'b', 'c'].map((letter) => `0193c0de-7a1b-7c2d-8e3f-${letter.repeat(12)}`);
+  const pageOf = (texts: readonly string[], order: readonly number[]) => order.map((n) => recordOf(texts[n] ?? '', 0, 0, pageIds[n]));
+
+  it('tells apart pages of the same length that start on the same record, of one list or of several', () => {
+    const json = recordJsonOf('value', 1);
+    const pages = [pageOf(['a', 'b', 'c'], [0, 1]), pageOf(['a', 'b', 'c'], [0, 2])];
+    for (const list of ['', 'value', '-createdAt q']) {
+      for (const page of [...pages, ...pages]) expect(json.many(page, list), list).toBe(JSON.stringify(page));
+    }
+  });
+
+  it('keeps a page of each list apart, so pages of two lists that start alike do not push each other out', () => {
+    const json = recordJsonOf('value', 1);
+    const byCreation = json.many(pageOf(['a', 'b', 'c'], [0, 1]));
+    const bySearch = json.many(pageOf(['a', 'b', 'c'], [0, 2]), 'q');
+    // Not a state records can be in (same revisions, other texts): it shows what is served.
+    expect(json.many(pageOf(['x', 'y', 'z'], [0, 1]))).toBe(byCreation);
+    expect(json.many(pageOf(['x', 'y', 'z'], [0, 2]), 'q')).toBe(bySearch);
+  });
+
   it(`keeps at most ${KEPT_PAGES} lists, forgetting the one written first`, () => {
     const json = recordJsonOf('value', 1);
     const listAt = (n: number, text: string) => [recordOf(text, 0, 0, `0193c0de-7a1b-7c2d-8e3f-${String(n).padStart(12, '0')}`)];

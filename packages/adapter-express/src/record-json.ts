@@ -3,7 +3,8 @@ import { type RecordBase } from '@workplan/core';
 /** Writes a record, or a list of them, as JSON. */
 export interface RecordJson {
   one(record: RecordBase): string;
-  many(records: readonly RecordBase[]): string;
+  /** A page of the list named `list` (its search and order; `''` for the plain list). */
+  many(records: readonly RecordBase[], list?: string): string;
 }
 
 /** How many records' JSON a writer keeps at most: the records of several of the largest pages. */
@@ -52,11 +53,11 @@ export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
     return json;
   };
   const pages = new KeptPageJson();
-  const many = (records: readonly RecordBase[]): string => {
-    const kept = pages.get(records);
+  const many = (records: readonly RecordBase[], list = ''): string => {
+    const kept = pages.get(records, list);
     if (kept !== undefined) return kept;
     const json = `[${records.map(write).join(',')}]`;
-    pages.set(records, json);
+    pages.set(records, list, json);
     return json;
   };
   return { one: write, many };
@@ -82,10 +83,10 @@ interface WrittenPage {
 class KeptPageJson {
   readonly #pages = new Map<string, WrittenPage>();
 
-  get(records: readonly RecordBase[]): string | undefined {
+  get(records: readonly RecordBase[], list: string): string | undefined {
     const first = records[0];
     if (first === undefined) return undefined;
-    const page = this.#pages.get(pageKey(first, records.length));
+    const page = this.#pages.get(pageKey(list, first, records.length));
     if (page === undefined) return undefined;
     for (let i = 0; i < records.length; i += 1) {
       const record = records[i] as RecordBase;
@@ -94,10 +95,10 @@ class KeptPageJson {
     return page.json;
   }
 
-  set(records: readonly RecordBase[], json: string): void {
+  set(records: readonly RecordBase[], list: string, json: string): void {
     const first = records[0];
     if (first === undefined) return;
-    const key = pageKey(first, records.length);
+    const key = pageKey(list, first, records.length);
     this.#pages.delete(key);
     if (this.#pages.size >= KEPT_PAGES) {
       const oldest = this.#pages.keys().next().value;
@@ -108,9 +109,14 @@ class KeptPageJson {
   }
 }
 
-/** Where a list is kept: its first record and its length. */
-function pageKey(first: RecordBase, length: number): string {
-  return `${String(length)} ${first.id}`;
+/**
+ * Where a page is kept: its list, its first record and its length. The key only chooses a
+ * place; `get` serves a page only when every record matches, so two pages of one key (a
+ * search and a sort starting on the same record, say) are never confused. The list in the
+ * key keeps such pages from taking each other's place on every other request.
+ */
+function pageKey(list: string, first: RecordBase, length: number): string {
+  return `${String(length)} ${first.id} ${list}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   type ExpectedRevisions,
   type KindName,
+  type ListCursor,
   type Page,
   type PageRequest,
   type ReadOptions,
@@ -19,11 +20,24 @@ export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
  * HTTP side hands it the parsed body as it arrived.
  */
 export interface ResourceCatalog {
+  /** The largest page a list may ask for. */
+  readonly maxPageSize: number;
   create(document: unknown): Promise<RecordBase>;
   update(id: string, document: unknown, expected?: ExpectedRevisions): Promise<RecordBase>;
   find(id: string, options?: ReadOptions): Promise<RecordBase>;
-  list(page: PageRequest, options?: ReadOptions): Promise<{ readonly records: readonly RecordBase[]; readonly next?: Page }>;
+  list(page: PageRequest, options?: ReadOptions): Promise<ListedRecords>;
   delete(id: string, expected?: ExpectedRevisions): Promise<void>;
+}
+
+/** A page of a list as the HTTP side reads it: the core's `ListedPage` of any kind. */
+export interface ListedRecords {
+  readonly records: readonly RecordBase[];
+  /** The next page of a plain list. */
+  readonly next?: Page;
+  /** The cursor of the next page of a search, order or cursor walk. */
+  readonly nextAfter?: ListCursor;
+  /** How many records match, when the list asked to count them. */
+  readonly total?: number;
 }
 
 /** What the HTTP side says of one resource: path words, text field, names and seed messages. */

@@ -1,4 +1,4 @@
-import { type RequestHandler, type Router } from 'express';
+import { type Request, type RequestHandler, type Router } from 'express';
 import { HttpFailure } from './http-failure.js';
 
 /** The handlers of one path, by method. */
@@ -31,4 +31,10 @@ function allowHeader(methods: readonly string[]): string {
   const upper = methods.map((m) => m.toUpperCase());
   if (upper.includes('GET')) upper.splice(upper.indexOf('GET') + 1, 0, 'HEAD');
   return [...upper, 'OPTIONS'].join(', ');
+}
+
+/** A named path segment; these routes have no wildcard, so a segment is one string. */
+export function param(req: Request, name: string): string | undefined {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : undefined;
 }

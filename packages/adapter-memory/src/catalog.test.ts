@@ -8,6 +8,7 @@ import {
   workSchedule,
   type Clock,
   type IdGenerator,
+  type PageRequest,
   type RecordInput,
   type WorkplanErrorKind,
 } from '@workplan/core';
@@ -156,6 +157,92 @@ describe('Catalog', () => {
     await catalog.delete(created.id);
     await expect(catalog.find(created.id)).rejects.toSatisfy(rejectsWith('notFound'));
     await expect(catalog.delete(created.id)).rejects.toSatisfy(rejectsWith('notFound'));
+  });
+
+  describe('lists with a search, a sort, a cursor or a count', () => {
+    const texts = ['Manutenção Elétrica', 'Financeiro', 'MANUTENCAO predial', 'manutenção hidráulica', 'Recepção'];
+
+    beforeEach(async () => {
+      for (const value of texts) {
+        await catalog.create({ value });
+        clock.advance(1);
+      }
+    });
+
+    const valuesOf = (page: { records: readonly { value: string }[] }): string[] => page.records.map((record) => record.value);
+    /** The cursor as a client holds it: JSON, as the HTTP adapter sends it. */
+    const asSent = (cursor: unknown): unknown => JSON.parse(JSON.stringify(cursor));
+
+    it('finds by a folded q and goes on after the cursor of its last page, counting every page', async () => {
+      const first = await catalog.list({ q: ' manutencao ', limit: 2, count: true });
+      expect(valuesOf(first)).toEqual(['Manutenção Elétrica', 'MANUTENCAO predial']);
+      expect(first).toMatchObject({ total: 3 });
+      expect(first).not.toHaveProperty('next');
+      const second = await catalog.list({ q: 'MANUTENÇÃO', limit: 2, count: true, after: asSent(first.nextAfter) });
+      expect(second).toEqual({ records: [expect.objectContaining({ value: 'manutenção hidráulica' })], total: 3 });
+    });
+
+    it('sorts by the text, descending, page by page', async () => {
+      const walked: string[] = [];
+      let after: unknown;
+      for (let pages = 0; pages < texts.length; pages += 1) {
+        const page = await catalog.list({ sort: '-value', limit: 2, after });
+        walked.push(...valuesOf(page));
+        if (page.nextAfter === undefined) break;
+        after = asSent(page.nextAfter);
+      }
+      expect(walked).toEqual(['Recepção', 'MANUTENCAO predial', 'manutenção hidráulica', 'Manutenção Elétrica', 'Financeiro']);
+    });
+
+    it('passes over skip matches before the page, and names no cursor when the matches end with the page', async () => {
+      const skipped = await catalog.list({ q: 'manutencao', skip: 1, limit: 1 });
+      expect(valuesOf(skipped)).toEqual(['MANUTENCAO predial']);
+      const rest = await catalog.list({ q: 'manutencao', limit: 3, after: asSent(skipped.nextAfter) });
+      expect(rest).toEqual({ records: [expect.objectContaining({ value: 'manutenção hidráulica' })] });
+      await expect(catalog.list({ q: 'manutencao', limit: 3 })).resolves.not.toHaveProperty('nextAfter');
+    });
+
+    it('counts a plain list, and a blank q leaves it plain, paged by skip', async () => {
+      const counted = await catalog.list({ limit: 2, count: true });
+      expect(counted).toMatchObject({ next: { skip: 2, limit: 2 }, total: 5 });
+      expect(counted).not.toHaveProperty('nextAfter');
+      const blank = await catalog.list({ q: ' \t ', limit: 2 });
+      expect(valuesOf(blank)).toEqual(['Manutenção Elétrica', 'Financeiro']);
+      expect(blank).toMatchObject({ next: { skip: 2, limit: 2 } });
+      expect(blank).not.toHaveProperty('total');
+    });
+
+    it('counts nothing found as zero', async () => {
+      await expect(catalog.list({ q: 'folha', count: true })).resolves.toEqual({ records: [], total: 0 });
+    });
+
+    it('refuses a cursor of another order or search, or one that is no cursor', async () => {
+      const { nextAfter } = await catalog.list({ sort: 'value', limit: 1 });
+      await expect(catalog.list({ sort: '-value', after: asSent(nextAfter) })).rejects.toSatisfy(rejectsWith('invalidQuery'));
+      await expect(catalog.list({ sort: 'value', q: 'a', after: asSent(nextAfter) })).rejects.toSatisfy(rejectsWith('invalidQuery'));
+      await expect(catalog.list({ after: asSent(nextAfter) })).rejects.toSatisfy(rejectsWith('invalidQuery'));
+      for (const after of ['', 'abc', null, {}, [], ['workSchedule', 'text', false, null, 7, 'x']]) {
+        await expect(catalog.list({ sort: 'value', after })).rejects.toSatisfy(rejectsWith('invalidQuery'));
+      }
+    });
+
+    it.each([
+      { q: 'x'.repeat(201) },
+      { q: '\uD800' },
+      { sort: 'title' },
+      { sort: '' },
+      { q: 7 },
+      { q: ['manutencao'] },
+      { sort: ['value'] },
+      { count: 'true' },
+      { count: 1 },
+    ])('refuses %j as an invalid query', async (request) => {
+      await expect(catalog.list(request as PageRequest)).rejects.toSatisfy(rejectsWith('invalidQuery'));
+    });
+
+    it('checks the page before the query', async () => {
+      await expect(catalog.list({ limit: 0, sort: 'nenhum' })).rejects.toSatisfy(rejectsWith('invalidPage'));
+    });
   });
 
   describe('revisions', () => {

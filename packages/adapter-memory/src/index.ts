@@ -1,2 +1,3 @@
 /** @workplan/adapter-memory: repositories kept in memory, the embedded default storage. */
-export { MemoryRecordRepository } from './memory-repository.js';
+export { MemoryRecordRepository, type MemoryRepositoryOptions } from './memory-repository.js';
+export { ScanLane, type ScanLaneOptions } from './scan-lane.js';

@@ -1,48 +1,90 @@
 import {
   assembleRecord,
+  foldText,
   WorkplanError,
   type CatalogRecord,
+  type FoundRecords,
   type Page,
   type ReadOptions,
   type RecordKind,
+  type RecordQuery,
   type RecordRepository,
+  type SortField,
   type TextChange,
 } from '@workplan/core';
+import { codePointKey } from './code-point-key.js';
+import { KeptOrder } from './kept-order.js';
+import { OrderWalk, rankAfter } from './order-walk.js';
+import { processScanLane, type ScanLane } from './scan-lane.js';
+import { SearchScan } from './search-scan.js';
+import { SearchTotals } from './search-totals.js';
 
 /** A record as kept: plain values only, so nothing a caller holds can reach it. */
 interface Entry {
   readonly id: string;
   readonly text: string;
   readonly key: string;
+  /** The text as searches compare it (`foldText`). */
+  readonly folded: string;
+  /** The folded text as the text order compares it (`codePointKey`). */
+  readonly textKey: string;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
 
+export interface MemoryRepositoryOptions {
+  /** Where searches run; by default the lane every repository of the process shares. */
+  readonly lane?: ScanLane;
+}
+
 /**
- * Records of one kind in memory, with a database's guarantees: a unique key, and a
- * list kept in `createdAt`, then `id`, order so a page is a slice.
+ * Records of one kind in memory, with a database's guarantees: a unique key, and each
+ * order a list may take (by `createdAt`, `updatedAt` or folded text, then `id`) kept as
+ * records are written, so a page of any of them, at any depth, is a few binary searches
+ * and a slice, and a count is the number of records.
+ *
+ * A search goes through the records in the order asked for, on the process's scan lane
+ * (`ScanLane`): a slice at a time, so it never holds up other requests for long. It sees
+ * the records as they were when it was asked: a record written while it runs is found as
+ * it was before, or not at all if it is new, and none is found twice.
  */
 export class MemoryRecordRepository<F extends string> implements RecordRepository<F> {
   readonly #kind: RecordKind<F>;
+  readonly #lane: ScanLane;
   readonly #byId = new Map<string, Entry>();
   readonly #idByKey = new Map<string, string>();
-  readonly #ordered: Entry[] = [];
+  readonly #orders: Readonly<Record<SortField, KeptOrder<Entry>>> = {
+    createdAt: new KeptOrder((entry) => entry.createdAt),
+    updatedAt: new KeptOrder((entry) => entry.updatedAt),
+    text: new KeptOrder(
+      (entry) => entry.textKey,
+      (value) => codePointKey(String(value)),
+    ),
+  };
+  readonly #everyOrder = Object.values(this.#orders);
+  readonly #searchTotals = new SearchTotals();
 
-  constructor(kind: RecordKind<F>) {
+  constructor(kind: RecordKind<F>, options: MemoryRepositoryOptions = {}) {
     this.#kind = kind;
+    this.#lane = options.lane ?? processScanLane;
   }
 
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
     this.#claimKey(key, record.id);
+    const text = record[this.#kind.field];
+    const folded = foldText(text);
     const entry: Entry = {
       id: record.id,
-      text: record[this.#kind.field],
+      text,
       key,
+      folded,
+      textKey: codePointKey(folded),
       createdAt: record.createdAt.getTime(),
       updatedAt: record.updatedAt.getTime(),
     };
     this.#byId.set(entry.id, entry);
-    this.#ordered.splice(this.#positionOf(entry), 0, entry);
+    for (const order of this.#everyOrder) order.insert(entry);
+    this.#searchTotals.forget();
   }
 
   async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
@@ -50,9 +92,19 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     if (current === undefined) return undefined;
     this.#claimKey(change.key, id);
     if (current.key !== change.key) this.#idByKey.delete(current.key);
-    const updated: Entry = { ...current, text: change.text, key: change.key, updatedAt: change.updatedAt.getTime() };
+    const folded = current.text === change.text ? current.folded : foldText(change.text);
+    const textKey = folded === current.folded ? current.textKey : codePointKey(folded);
+    const updated: Entry = { ...current, text: change.text, key: change.key, folded, textKey, updatedAt: change.updatedAt.getTime() };
     this.#byId.set(id, updated);
-    this.#ordered[this.#positionOf(current)] = updated;
+    for (const order of this.#everyOrder) {
+      // In place where the record keeps its place; else out and in again.
+      if (order.valueOf(current) === order.valueOf(updated)) order.replace(updated);
+      else {
+        order.remove(current);
+        order.insert(updated);
+      }
+    }
+    this.#searchTotals.forget();
     return this.#toRecord(updated);
   }
 
@@ -65,8 +117,48 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
 
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
-    const slice = this.#ordered.slice(page.skip, page.skip + page.limit);
+    const slice = this.#orders.createdAt.slice(page.skip, page.skip + page.limit);
     return slice.map((entry) => this.#toRecord(entry));
+  }
+
+  async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
+    options?.signal?.throwIfAborted();
+    return query.search === undefined ? this.#pageOf(query) : this.#search(query, query.search, options);
+  }
+
+  /** A page of an order, from a rank found in a few binary searches: done at once, however deep. */
+  #pageOf(query: RecordQuery): FoundRecords<F> {
+    const { order, after, skip, limit } = query;
+    const view = this.#orders[order.field].view();
+    const walk = new OrderWalk(view, order.descending, (after === undefined ? 0 : rankAfter(view, order.descending, after)) + skip);
+    const records: CatalogRecord<F>[] = [];
+    for (let entry = walk.next(); entry !== undefined && records.length < limit; entry = walk.next()) records.push(this.#toRecord(entry));
+    return query.count ? { records, total: this.#byId.size } : { records };
+  }
+
+  /** A page of the matches of `search`, through the order as it is now, on the scan lane. */
+  async #search(query: RecordQuery, search: string, options: ReadOptions | undefined): Promise<FoundRecords<F>> {
+    const { order, after } = query;
+    const view = this.#orders[order.field].snapshot();
+    const known = this.#searchTotals.totalOf(search);
+    const count = query.count && known === undefined;
+    // Counted in the order of creation, mostly the order entries lie in memory: the fastest to go through.
+    const everyEntry = count ? this.#orders.createdAt.snapshot() : view;
+    const version = this.#searchTotals.version;
+    const found = await this.#lane.run(() => {
+      const walk = new OrderWalk(view, order.descending, after === undefined ? 0 : rankAfter(view, order.descending, after));
+      const matches = (entry: Entry): boolean => entry.folded.includes(search);
+      return new SearchScan({ walk, everyEntry, matches, skip: query.skip, limit: query.limit, count });
+    }, options?.signal);
+    const records = found.entries.map((entry) => this.#toRecord(entry));
+    if (found.total !== undefined) this.#searchTotals.keep(search, found.total, version);
+    const total = found.total ?? known;
+    return query.count && total !== undefined ? { records, total } : { records };
+  }
+
+  async count(options?: ReadOptions): Promise<number> {
+    options?.signal?.throwIfAborted();
+    return this.#byId.size;
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
@@ -74,7 +166,8 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     if (entry === undefined) return false;
     this.#byId.delete(id);
     this.#idByKey.delete(entry.key);
-    this.#ordered.splice(this.#positionOf(entry), 1);
+    for (const order of this.#everyOrder) order.remove(entry);
+    this.#searchTotals.forget();
     return true;
   }
 
@@ -95,19 +188,6 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     this.#idByKey.set(key, id);
   }
 
-  /** Where `entry` stands, or would stand, in list order (binary search). */
-  #positionOf(entry: Entry): number {
-    let low = 0;
-    let high = this.#ordered.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const other = this.#ordered[middle] as Entry;
-      if (compareListOrder(other, entry) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-
   #toRecord(entry: Entry): CatalogRecord<F> {
     return assembleRecord(this.#kind, {
       id: entry.id,
@@ -116,10 +196,4 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
       updatedAt: new Date(entry.updatedAt),
     });
   }
-}
-
-function compareListOrder(a: Entry, b: Entry): number {
-  if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
-  if (a.id === b.id) return 0;
-  return a.id < b.id ? -1 : 1;
 }

@@ -40,6 +40,11 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return error.code === DUPLICATE_KEY || (error.code === 1 && FERRETDB_SQLITE_KEY_CLASH.test(error.message));
 }
 
+/** One refusal of a bulk write broke a unique index (on FerretDB too: its inserts answer 11000). */
+export function isDuplicateKeyRefusal(refusal: { readonly code: number }): boolean {
+  return refusal.code === DUPLICATE_KEY;
+}
+
 /**
  * True when the error says the server cannot be reached in time, as opposed to a
  * refusal or a bug: no server selected, a broken or timed-out socket (a cleared pool is

@@ -104,7 +104,7 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
     await expect(repository.findById(record.id)).resolves.toEqual(record);
   });
 
-  it('stores the documented shape: a BSON UUID _id, the text under its field, the key and dates', async () => {
+  it('stores the documented shape: a BSON UUID _id, the text under its field, its folded text, the key and dates', async () => {
     const repository = await emptyRepository(workSchedule);
     const record = buildRecord(workSchedule, { text: 'Turno  da NOITE' });
     await repository.insert(record, uniquenessKey(record.value));
@@ -114,6 +114,7 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
     expect(stored).toEqual({
       _id: new UUID(record.id),
       value: 'Turno  da NOITE',
+      folded: 'turno da noite',
       key: 'turno da noite',
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,

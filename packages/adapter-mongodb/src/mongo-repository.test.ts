@@ -65,6 +65,7 @@ function frozenCollection<T extends Document>(): Collection<T> {
     findOne: (_filter: unknown, options: Options) => noAnswer(options),
     find: (_filter: unknown, options: Options) => cursor(options),
     findOneAndUpdate: (_filter: unknown, _update: unknown, options: Options) => noAnswer(options),
+    countDocuments: (_filter: unknown, options: Options) => noAnswer(options),
     deleteOne: (_filter: unknown, options: Options) => noAnswer(options),
     createIndexes: (_indexes: unknown, options: Options) => noAnswer(options),
   };
@@ -86,6 +87,9 @@ describe('MongoRecordRepository over a server that never answers', () => {
     ['insert', () => repository.insert(record, 'parado')],
     ['findById', () => repository.findById(record.id)],
     ['list', () => repository.list({ skip: 0, limit: 10 })],
+    ['query', () => repository.query({ search: 'parado', order: { field: 'text', descending: true }, skip: 0, limit: 10, count: false })],
+    ['query with its count', () => repository.query({ order: { field: 'createdAt', descending: false }, skip: 0, limit: 10, count: true })],
+    ['count', () => repository.count()],
     ['update', () => repository.update(record.id, change)],
     ['update on condition', () => repository.update(record.id, change, record.updatedAt)],
     ['delete', () => repository.delete(record.id)],
@@ -96,5 +100,30 @@ describe('MongoRecordRepository over a server that never answers', () => {
     await expect(call()).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable');
     expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMS - 5);
     expect(performance.now() - started).toBeLessThan(timeoutMS + 150);
+  });
+});
+
+describe('MongoRecordRepository reads called off by their caller', () => {
+  const repository = new MongoRecordRepository({
+    kind: workSchedule,
+    collection: frozenCollection<RecordDocument>(),
+    claims: frozenCollection<ClaimDocument>(),
+  });
+  const order = { field: 'updatedAt', descending: false } as const;
+
+  it.each([
+    ['findById', (signal: AbortSignal) => repository.findById(buildRecord(workSchedule).id, { signal })],
+    ['list', (signal: AbortSignal) => repository.list({ skip: 0, limit: 10 }, { signal })],
+    ['query', (signal: AbortSignal) => repository.query({ order, skip: 0, limit: 10, count: false }, { signal })],
+    ['query with its count', (signal: AbortSignal) => repository.query({ search: 'x', order, skip: 0, limit: 10, count: true }, { signal })],
+    ['count', (signal: AbortSignal) => repository.count({ signal })],
+  ])('%s rejects with the caller’s reason as soon as its signal aborts, and not at all once aborted', async (_name, read) => {
+    const reason = new Error('the client went away');
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => { controller.abort(reason); }, 20);
+    await expect(read(controller.signal)).rejects.toBe(reason);
+    expect(performance.now() - started).toBeLessThan(500);
+    await expect(read(controller.signal)).rejects.toBe(reason);
   });
 });

@@ -1,28 +1,30 @@
 import {
+  CREATION_ORDER,
   WorkplanError,
   type AbortSignalLike,
   type CatalogRecord,
+  type FoundRecords,
   type Page,
   type ReadOptions,
   type RecordKind,
+  type RecordQuery,
   type RecordRepository,
   type TextChange,
 } from '@workplan/core';
-import { type Collection, type IndexDescription, type UUID } from 'mongodb';
+import { type Collection, type Filter, type IndexDescription, type Sort, type UUID } from 'mongodb';
 import { guardDriverCall, isDuplicateKeyError, KEY_INDEX, translateDriverError } from './driver-errors.js';
-import { toDocument, toRecord, type RecordDocument } from './record-document.js';
+import { backfillFoldedText } from './folded-text-backfill.js';
+import { textFields, toDocument, toRecord, type RecordDocument } from './record-document.js';
 import { fromBsonId, toBsonId } from './record-id.js';
+import { ORDER_INDEXES, pageFilter, searchFilter, sortOf } from './record-query.js';
 import { abortableBy, DEFAULT_TIMEOUT_MS, withinTimeLimit } from './time-limit.js';
 import { WriteClaims, type ClaimDocument } from './write-claims.js';
 
-/** The order lists follow. */
-const LIST_ORDER = { createdAt: 1, _id: 1 } as const;
+/** The order plain lists follow. */
+const LIST_ORDER = sortOf(CREATION_ORDER);
 
-/** Uniqueness of the key, and the list order served without an in-memory sort. */
-const INDEXES: readonly IndexDescription[] = [
-  { key: { key: 1 }, name: KEY_INDEX, unique: true },
-  { key: LIST_ORDER, name: 'createdAt_id' },
-];
+/** Uniqueness of the key, and each order served without an in-memory sort. */
+const INDEXES: readonly IndexDescription[] = [{ key: { key: 1 }, name: KEY_INDEX, unique: true }, ...ORDER_INDEXES];
 
 // A key's holder can be deleted between the duplicate-key error and the look-up; then the
 // write is tried again. Each retry means another writer took and gave up the key, so a
@@ -59,13 +61,18 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     this.#claims = new WriteClaims(options.claims, this.#timeoutMS);
   }
 
-  /** Creates the indexes the repository relies on; safe to call on every start. */
+  /**
+   * Creates the indexes the repository relies on, and gives the documents stored before
+   * the folded text was kept theirs, which its index and every query rely on; safe to call
+   * on every start, and from several instances at once.
+   */
   async ensureIndexes(): Promise<void> {
     // One index per command: FerretDB 1.24 drops the connection when one createIndexes
     // names several indexes that already exist.
     for (const index of INDEXES) {
       await this.#withinTime((signal) => guardDriverCall(() => this.#collection.createIndexes([index], abortableBy(signal, {}))));
     }
+    await backfillFoldedText(this.kind, this.#collection, this.#claims, this.#timeoutMS);
   }
 
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
@@ -76,7 +83,7 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
     const filter = filterOf(id, expectedUpdatedAt);
     if (filter === undefined) return undefined;
-    const $set = { [this.kind.field]: change.text, key: change.key, updatedAt: change.updatedAt };
+    const $set = { ...textFields(this.kind, change.text), key: change.key, updatedAt: change.updatedAt };
     const updated = await this.#withinTime((signal) =>
       this.#conditionally(id, expectedUpdatedAt, signal, () =>
         this.#claimingKey(change.key, signal, () =>
@@ -99,20 +106,27 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   }
 
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
+    return this.#find({}, LIST_ORDER, page, options);
+  }
+
+  async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
     options?.signal?.throwIfAborted();
-    // MongoDB reads a limit of 0 as "no limit"; the port means "nothing".
-    if (page.limit < 1) return [];
-    // maxTimeMS has the server itself end the query when the time is up: FerretDB goes on
-    // with a query whose client has left, and ends it only then. A signal that aborts
-    // closes the cursor and the connection it was read from.
-    const documents = await this.#withinTime(
-      (signal) =>
-        guardDriverCall(() =>
-          this.#collection.find({}, { signal, maxTimeMS: this.#timeoutMS }).sort(LIST_ORDER).skip(page.skip).limit(page.limit).toArray(),
-        ),
-      options?.signal,
-    );
-    return documents.map((document) => toRecord(this.kind, document));
+    const filter = pageFilter(query);
+    if (!query.count) return { records: await this.#find(filter, sortOf(query.order), query, options) };
+    const [records, total] = await Promise.all([
+      this.#find(filter, sortOf(query.order), query, options),
+      this.#count(searchFilter(query.search), options),
+    ]);
+    return { records, total };
+  }
+
+  /**
+   * Counts every document: exact, and a read of the whole collection (MongoDB keeps no exact
+   * count it could answer from; `estimatedDocumentCount` may be wrong after a crash).
+   */
+  async count(options?: ReadOptions): Promise<number> {
+    options?.signal?.throwIfAborted();
+    return this.#count({}, options);
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
@@ -124,6 +138,32 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
       ),
     );
     return result?.deletedCount === 1;
+  }
+
+  /** The page of the documents matching `filter` in `sort`, as records. */
+  async #find(filter: Filter<RecordDocument>, sort: Sort, page: Page, options: ReadOptions | undefined): Promise<CatalogRecord<F>[]> {
+    options?.signal?.throwIfAborted();
+    // MongoDB reads a limit of 0 as "no limit"; the port means "nothing".
+    if (page.limit < 1) return [];
+    // maxTimeMS has the server itself end the query when the time is up: FerretDB goes on
+    // with a query whose client has left, and ends it only then. A signal that aborts
+    // closes the cursor and the connection it was read from.
+    const documents = await this.#withinTime(
+      (signal) =>
+        guardDriverCall(() =>
+          this.#collection.find(filter, { signal, maxTimeMS: this.#timeoutMS }).sort(sort).skip(page.skip).limit(page.limit).toArray(),
+        ),
+      options?.signal,
+    );
+    return documents.map((document) => toRecord(this.kind, document));
+  }
+
+  /** How many documents match `filter`, bounded in time as a find is. */
+  async #count(filter: Filter<RecordDocument>, options: ReadOptions | undefined): Promise<number> {
+    return this.#withinTime(
+      (signal) => guardDriverCall(() => this.#collection.countDocuments(filter, { signal, maxTimeMS: this.#timeoutMS })),
+      options?.signal,
+    );
   }
 
   /** Runs `call` with a signal for its driver calls that ends them all when the call's time is up, or when `caller` aborts. */

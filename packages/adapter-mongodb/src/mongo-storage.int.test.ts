@@ -26,7 +26,16 @@ await describeWithTestDatabase('MongoStorage', (database) => {
     await storage.ensureIndexes();
     for (const name of ['workSchedules', 'costCenters']) {
       const indexes = await client.db().collection(name).indexes();
-      expect(indexes.map((index) => index.name).sort()).toEqual(['_id_', 'createdAt_id', 'key_unique']);
+      expect(indexes.map((index) => index.name).sort()).toEqual([
+        '_id_',
+        'createdAt_desc_id',
+        'createdAt_id',
+        'folded_desc_id',
+        'folded_id',
+        'key_unique',
+        'updatedAt_desc_id',
+        'updatedAt_id',
+      ]);
     }
   });
 
@@ -39,6 +48,7 @@ await describeWithTestDatabase('MongoStorage', (database) => {
     const db = client.db(database.dbName);
     await expect(db.collection('workSchedules').findOne({}, { projection: { _id: 0 } })).resolves.toEqual({
       value: '6x1',
+      folded: '6x1',
       key: '6x1',
       createdAt: schedule.createdAt,
       updatedAt: schedule.updatedAt,

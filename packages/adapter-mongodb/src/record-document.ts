@@ -1,17 +1,26 @@
-import { assembleRecord, type CatalogRecord, type RecordKind } from '@workplan/core';
+import { assembleRecord, foldText, type CatalogRecord, type RecordKind } from '@workplan/core';
 import { type UUID } from 'mongodb';
 import { fromBsonId, toBsonId } from './record-id.js';
 
 /**
  * A record as MongoDB keeps it. The text sits under the kind's own field name (`value`,
- * `title`) so the collection reads like the API; `key` is what the unique index holds.
+ * `title`) so the collection reads like the API; `key` is what the unique index holds;
+ * `folded` is the text as searches and the text order compare it (core's `foldText`), as
+ * MongoDB has no collation that folds accents and FerretDB has no collation at all.
+ * Documents written before `folded` was kept lack it until the start-up backfill.
  */
 export interface RecordDocument {
   _id: UUID;
   key: string;
+  folded?: string;
   createdAt: Date;
   updatedAt: Date;
   [field: string]: unknown;
+}
+
+/** The fields a text is written to, always together, so `folded` never lags its text. */
+export function textFields(kind: RecordKind<string>, text: string): { [field: string]: string; folded: string } {
+  return { [kind.field]: text, folded: foldText(text) };
 }
 
 /** The document to insert for a new record and its uniqueness key. */
@@ -19,7 +28,7 @@ export function toDocument<F extends string>(kind: RecordKind<F>, record: Catalo
   const _id = toBsonId(record.id);
   // The core makes every id; one that is not canonical is a bug upstream, not a missing record.
   if (_id === undefined) throw new TypeError(`record id ${JSON.stringify(record.id)} is not a canonical UUID`);
-  return { _id, [kind.field]: record[kind.field], key, createdAt: record.createdAt, updatedAt: record.updatedAt };
+  return { _id, ...textFields(kind, record[kind.field]), key, createdAt: record.createdAt, updatedAt: record.updatedAt };
 }
 
 /** The record a stored document holds; refuses a document without its text field. */

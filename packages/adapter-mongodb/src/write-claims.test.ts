@@ -1,15 +1,33 @@
 import { WorkplanError } from '@workplan/core';
-import { MongoServerError, type Collection } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type BulkWriteResult, type Collection, type WriteError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { WriteClaims, type ClaimDocument } from './write-claims.js';
 
 const TIMEOUT_MS = 2000;
 
-/** A claims collection in memory, recording what was asked of it; `release` answers each removal. */
-function claimsCollection(release: () => Promise<unknown> = () => Promise.resolve()) {
+/**
+ * A claims collection in memory, recording what was asked of it; `release` answers each
+ * removal; a bulk insert of a claim in `refuse` is refused with that error code.
+ */
+function claimsCollection(release: () => Promise<unknown> = () => Promise.resolve(), refuse = new Map<string, number>()) {
   const held = new Map<string, Date>();
   const asked: string[] = [];
   const fake = {
+    insertMany: (documents: ClaimDocument[]) => {
+      asked.push(`claim ${documents.map((document) => document._id).join(' ')}`);
+      const refusals = documents.flatMap((document, index) => {
+        const code = held.has(document._id) ? 11000 : refuse.get(document._id);
+        if (code === undefined) held.set(document._id, document.claimedAt);
+        // What the code reads of a driver's WriteError, which the driver does not export.
+        return code === undefined ? [] : [{ code, index } as unknown as WriteError];
+      });
+      if (refusals.length === 0) return Promise.resolve();
+      return Promise.reject(new MongoBulkWriteError({ message: 'refused', code: 11000, writeErrors: refusals }, undefined as unknown as BulkWriteResult));
+    },
+    deleteMany: ({ _id }: { _id: { $in: string[] } }) => {
+      asked.push(`release ${_id.$in.join(' ')}`);
+      return release().then(() => { for (const name of _id.$in) held.delete(name); });
+    },
     insertOne: (document: ClaimDocument) => {
       asked.push(`claim ${document._id}`);
       if (held.has(document._id)) return Promise.reject(new MongoServerError({ code: 11000, errmsg: 'E11000 duplicate key' }));
@@ -68,5 +86,41 @@ describe('WriteClaims', () => {
     claims.held.set(claim, new Date(Date.now() - 31_000));
     await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBe('written');
     expect(claims.asked.at(-2)).toBe(`claim ${claim}+`);
+  });
+});
+
+describe('WriteClaims for many records at once', () => {
+  const states = ['r1', 'r2', 'r3'].map((recordId) => ({ recordId, updatedAt: at }));
+  const names = states.map((state) => `${state.recordId}@${at.getTime()}`);
+
+  it('writes the states no other writer holds, hands back the others, and releases only its own claims', async () => {
+    const claims = claimsCollection();
+    claims.held.set(names[1] ?? '', new Date());
+    const written = await new WriteClaims(claims.collection, TIMEOUT_MS).exclusivelyAll(states, signal, (claimed) =>
+      Promise.resolve(claimed.map((state) => state.recordId)),
+    );
+    expect(written).toEqual({ written: ['r1', 'r3'], unclaimed: [states[1]] });
+    expect(claims.asked).toEqual([`claim ${names.join(' ')}`, `release ${names[0]} ${names[2]}`]);
+    expect([...claims.held.keys()]).toEqual([names[1]]);
+  });
+
+  it('refused for another reason than a clash, releases the claims it took and writes nothing', async () => {
+    const claims = claimsCollection(undefined, new Map([[names[2] ?? '', 1]]));
+    let wrote = false;
+    const writing = new WriteClaims(claims.collection, TIMEOUT_MS).exclusivelyAll(states, signal, () => {
+      wrote = true;
+      return Promise.resolve();
+    });
+    await expect(writing).rejects.toBeInstanceOf(MongoBulkWriteError);
+    expect(wrote).toBe(false);
+    expect(claims.asked.at(-1)).toBe(`release ${names[0]} ${names[1]}`);
+    expect(claims.held.size).toBe(0);
+  });
+
+  it('hostile 4: leaves the claims of a write that had no answer, since it may still land', async () => {
+    const claims = claimsCollection();
+    const unanswered = WorkplanError.storageUnavailable(new Error('no answer'));
+    await expect(new WriteClaims(claims.collection, TIMEOUT_MS).exclusivelyAll(states, signal, () => Promise.reject(unanswered))).rejects.toBe(unanswered);
+    expect(claims.held.size).toBe(3);
   });
 });

@@ -1,12 +1,18 @@
 import { WorkplanError } from '@workplan/core';
-import { type Collection } from 'mongodb';
-import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
+import { MongoBulkWriteError, type Collection } from 'mongodb';
+import { guardDriverCall, isDuplicateKeyError, isDuplicateKeyRefusal, translateDriverError } from './driver-errors.js';
 import { abortableBy } from './time-limit.js';
 
 /** A claim on one state of one record, named by the record's id and the `updatedAt` a write expects. */
 export interface ClaimDocument {
   _id: string;
   claimedAt: Date;
+}
+
+/** One state of one record that a write expects. */
+export interface RecordState {
+  readonly recordId: string;
+  readonly updatedAt: Date;
 }
 
 // Instances' clocks may disagree by this much when one judges the age of another's claim.
@@ -58,7 +64,7 @@ export class WriteClaims {
     signal: AbortSignal,
     write: () => Promise<T>,
   ): Promise<T | undefined> {
-    const claim = await this.#claim(`${recordId}@${expectedUpdatedAt.getTime()}`, signal);
+    const claim = await this.#claim(claimName({ recordId, updatedAt: expectedUpdatedAt }), signal);
     if (claim === undefined) {
       await new Promise((resolve) => setTimeout(resolve, CONTENTION_PAUSE_MS));
       return undefined;
@@ -73,6 +79,54 @@ export class WriteClaims {
     }
     await this.#release(claim, signal);
     return written;
+  }
+
+  /**
+   * Runs `write` holding the claims on those of `states` that no other writer holds, taken
+   * and released in one round trip each: for writes of many records at once. Resolves what
+   * `write` did with the states it was given, and the states left out, for the caller to
+   * write one by one through `exclusively` (which waits out or supersedes their claims).
+   */
+  async exclusivelyAll<S extends RecordState, T>(
+    states: readonly S[],
+    signal: AbortSignal,
+    write: (claimed: S[]) => Promise<T>,
+  ): Promise<{ written: T; unclaimed: S[] }> {
+    const taken = new Set(await this.#claimAll(states.map(claimName), signal));
+    const isTaken = (state: S) => taken.has(claimName(state));
+    let written: T;
+    try {
+      written = await write(states.filter(isTaken));
+    } catch (error) {
+      if (!isUnanswered(error)) await this.#releaseAll([...taken], signal);
+      throw error;
+    }
+    await this.#releaseAll([...taken], signal);
+    return { written, unclaimed: states.filter((state) => !isTaken(state)) };
+  }
+
+  /** Inserts the claims `names`; resolves those inserted, leaving out the ones another writer holds. */
+  async #claimAll(names: readonly string[], signal: AbortSignal): Promise<string[]> {
+    if (names.length === 0) return [];
+    const claimedAt = new Date();
+    try {
+      await this.#collection.insertMany(names.map((_id) => ({ _id, claimedAt })), abortableBy(signal, { ordered: false }));
+      return [...names];
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw translateDriverError(error);
+      const refused = [error.writeErrors].flat();
+      const inserted = names.filter((_, i) => !refused.some((refusal) => refusal.index === i));
+      if (refused.every(isDuplicateKeyRefusal)) return inserted;
+      // Answered, but not only with clashes: the claims that were inserted go, as no write follows.
+      await this.#releaseAll(inserted, signal);
+      throw translateDriverError(error);
+    }
+  }
+
+  /** Removes the claims `names`, leaving them to their lease when the removal gets no answer. */
+  async #releaseAll(names: readonly string[], signal: AbortSignal): Promise<void> {
+    if (names.length === 0) return;
+    await this.#collection.deleteMany({ _id: { $in: [...names] } }, abortableBy(signal, {})).catch(() => undefined);
   }
 
   /** Inserts the claim `name`, or the successor of a left-behind one; `undefined` when a live writer holds it. */
@@ -102,6 +156,11 @@ export class WriteClaims {
   async #release(claim: string, signal: AbortSignal): Promise<void> {
     await this.#collection.deleteOne({ _id: claim }, abortableBy(signal, {})).catch(() => undefined);
   }
+}
+
+/** The claim on one state of a record: its id and the `updatedAt` expected, in milliseconds. */
+function claimName(state: RecordState): string {
+  return `${state.recordId}@${state.updatedAt.getTime()}`;
 }
 
 /** Whether a write failed for want of an answer, so that it may still have been carried out. */

@@ -4,7 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAULT_REPORT_INTERVAL_MS, FileFaults, type StorageReport } from './file-faults.js';
 import { fileMovedError } from './file-identity.js';
-import { createRecordTableSql } from './record-table.js';
+import { migrate } from './schema.js';
 import { isFileFault } from './sqlite-errors.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter } from './sqlite-writer.js';
@@ -12,7 +12,7 @@ import { sameConnectionWriter } from './sqlite-writer.js';
 /** A database whose file may hold no more pages than it has: the next write that needs one fails with SQLITE_FULL, for real. */
 function fullDatabase(): DatabaseSync {
   const db = new DatabaseSync(':memory:');
-  db.exec(createRecordTableSql(workSchedule));
+  migrate(db, ':memory:');
   const pages = db.prepare('PRAGMA page_count').get()?.['page_count'];
   db.exec(`PRAGMA max_page_count = ${String(pages)}`);
   return db;
@@ -138,7 +138,7 @@ describe('FileFaults', () => {
   it('refuses every write and read while the path names another file, without running it', async () => {
     const file = faults();
     const db = new DatabaseSync(':memory:');
-    db.exec(createRecordTableSql(workSchedule));
+    migrate(db, ':memory:');
     const writer = file.watchWrites(sameConnectionWriter(db));
     const repository = file.watchReads(new SqliteRecordRepository(db, workSchedule, writer));
     const record = buildRecord(workSchedule, { text: 'kept' });

@@ -115,6 +115,8 @@ export class FileFaults {
       delete: (...args) => repository.delete(...args),
       findById: (...args) => watched(() => repository.findById(...args)),
       list: (...args) => watched(() => repository.list(...args)),
+      query: (...args) => watched(() => repository.query(...args)),
+      count: (...args) => watched(() => repository.count(...args)),
     };
   }
 

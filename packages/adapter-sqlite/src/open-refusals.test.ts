@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SqliteOpenError, type SqliteOpenErrorKind } from './open-errors.js';
+import { SCHEMA_VERSION } from './schema.js';
 import { SqliteStorage } from './sqlite-storage.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
@@ -37,9 +38,9 @@ function writeDatabase(path: string, journalMode: 'wal' | 'delete', userVersion:
 describe('SqliteStorage.open refuses', () => {
   it.each(['wal', 'delete'] as const)('a file written by a newer schema (%s journal), leaving it byte for byte', (mode) => {
     const path = files.databasePath();
-    writeDatabase(path, mode, 3);
+    writeDatabase(path, mode, SCHEMA_VERSION + 1);
     const before = readFileSync(path);
-    expectRefusal(path, 'newerSchema', `${path} was written by schema version 3; this workplan knows up to version 2`);
+    expectRefusal(path, 'newerSchema', `${path} was written by schema version ${SCHEMA_VERSION + 1}; this workplan knows up to version ${SCHEMA_VERSION}`);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
@@ -136,6 +137,22 @@ describe('SqliteStorage.open, before it writes anything, refuses (SQLite fault 5
     expectUntouchedRefusal(payroll, 'foreign', `${payroll} is not a workplan database: it says schema version 2, but it has no table cost_centers`);
     const reshaped = otherDatabase('PRAGMA user_version = 1; CREATE TABLE cost_centers (id TEXT); CREATE TABLE work_schedules (id TEXT)');
     expectUntouchedRefusal(reshaped, 'foreign', `${reshaped} is not a workplan database: it says schema version 1, but its table cost_centers has other columns`);
+  });
+
+  it('a workplan database without the triggers that keep its counts, or with one that counts otherwise, which would answer wrong counts', async () => {
+    const dropped = files.databasePath();
+    await SqliteStorage.open({ path: dropped }).close();
+    const withoutTrigger = new DatabaseSync(dropped);
+    withoutTrigger.exec('DROP TRIGGER work_schedules_counted_out');
+    withoutTrigger.close();
+    expectUntouchedRefusal(dropped, 'foreign', `${dropped} is not a workplan database: it says schema version ${SCHEMA_VERSION}, but it has no trigger work_schedules_counted_out`);
+    const changed = files.databasePath();
+    await SqliteStorage.open({ path: changed }).close();
+    const otherTrigger = new DatabaseSync(changed);
+    otherTrigger.exec(`DROP TRIGGER cost_centers_counted_in;
+      CREATE TRIGGER cost_centers_counted_in AFTER INSERT ON cost_centers BEGIN UPDATE record_counts SET records = records + 2; END`);
+    otherTrigger.close();
+    expectUntouchedRefusal(changed, 'foreign', `${changed} is not a workplan database: it says schema version ${SCHEMA_VERSION}, but its trigger cost_centers_counted_in does otherwise`);
   });
 
   it('a workplan database with a corrupt page, which it would otherwise serve until a write failed', async () => {

@@ -1,7 +1,9 @@
 import { costCenter, workSchedule } from '@workplan/core';
+import { addFoldFunction } from './folded-text.js';
 import { DatabaseSync } from './node-sqlite.js';
 import { SqliteOpenError } from './open-errors.js';
-import { createRecordTableSql } from './record-table.js';
+import { countRecordsSql, CREATE_RECORD_COUNTS_SQL } from './record-counts.js';
+import { createRecordTableSql, foldRecordTableSql } from './record-table.js';
 import { CREATE_HIT_TABLE_SQL } from './sqlite-hit-counter.js';
 
 /** One step of the schema: entry N takes a file from version N to version N + 1. */
@@ -17,6 +19,16 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(CREATE_HIT_TABLE_SQL);
   },
+  // Version 3: search, sort and count (issue 28): each record's folded text, an index for
+  // each order, and a count of each table kept as records come and go.
+  (db) => {
+    addFoldFunction(db);
+    db.exec(CREATE_RECORD_COUNTS_SQL);
+    for (const kind of [workSchedule, costCenter]) {
+      db.exec(foldRecordTableSql(kind));
+      db.exec(countRecordsSql(kind));
+    }
+  },
 ];
 
 /** The schema version this code writes, kept in the file's `PRAGMA user_version`. */
@@ -31,10 +43,10 @@ export function readSchemaVersion(db: DatabaseSync): number {
 }
 
 /**
- * How a file's tables and indexes differ from those the migrations make up to `version`,
- * or undefined when it holds them all with the same columns (more of its own are let be).
- * What the migrations make is read from a database they build in memory, so this never
- * needs its own list of what each version holds.
+ * How a file's tables, indexes and triggers differ from those the migrations make up to
+ * `version`, or undefined when it holds them all in the same shape (more of its own are let
+ * be). What the migrations make is read from a database they build in memory, so this
+ * never needs its own list of what each version holds.
  */
 export function schemaDifference(db: DatabaseSync, version: number): string | undefined {
   const made = new DatabaseSync(':memory:');
@@ -43,7 +55,7 @@ export function schemaDifference(db: DatabaseSync, version: number): string | un
     const found = shapesOf(db);
     for (const [object, shape] of shapesOf(made)) {
       if (!found.has(object)) return `it has no ${object}`;
-      if (found.get(object) !== shape) return `its ${object} has other columns`;
+      if (found.get(object) !== shape) return object.startsWith('trigger') ? `its ${object} does otherwise` : `its ${object} has other columns`;
     }
     return undefined;
   } finally {
@@ -51,12 +63,18 @@ export function schemaDifference(db: DatabaseSync, version: number): string | un
   }
 }
 
-/** Each table and index (`table work_schedules`), with its columns as SQLite describes them. */
+/**
+ * Each table, index and trigger (`table work_schedules`): a table or an index with its
+ * columns as SQLite describes them (an added column changes a table's text, not its
+ * columns), a trigger with its text (a file without the triggers that keep the counts
+ * would answer wrong counts).
+ */
 function shapesOf(db: DatabaseSync): Map<string, string> {
-  const objects = db.prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index') ORDER BY name").all();
+  const objects = db.prepare("SELECT type, name, sql FROM sqlite_schema WHERE type IN ('table', 'index', 'trigger') ORDER BY name").all();
   return new Map(
-    objects.map(({ type, name }) => {
-      // `type` is one of the two words the query lets through, so it may name the pragma.
+    objects.map(({ type, name, sql }) => {
+      if (type === 'trigger') return [`trigger ${String(name)}`, String(sql)];
+      // `type` is one of the two words left, so it may name the pragma.
       const columns = db.prepare(`SELECT * FROM pragma_${String(type)}_xinfo(?)`).all(String(name));
       return [`${String(type)} ${String(name)}`, JSON.stringify(columns)];
     }),

@@ -1,18 +1,24 @@
 import {
   assembleRecord,
+  CREATION_ORDER,
   WorkplanError,
   type CatalogRecord,
+  type FoundRecords,
   type Page,
   type ReadOptions,
   type RecordKind,
+  type RecordQuery,
   type RecordRepository,
   type TextChange,
 } from '@workplan/core';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ChangeWatch } from './change-watch.js';
+import { FOLD_TEXT } from './folded-text.js';
 import { KeptPages } from './kept-pages.js';
+import { RECORD_COLUMNS, RecordReads, type QueriedRows } from './record-reads.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
+import { sameConnectionReader, type SqliteReader } from './sqlite-reader.js';
 import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
 import { type WriteResult } from './write-statements.js';
 
@@ -21,14 +27,24 @@ import { type WriteResult } from './write-statements.js';
 // up the key; only a race that never settles within this many tries is an outage.
 const ATTEMPTS_ON_VANISHED_HOLDER = 50;
 
-const COLUMNS = 'id, "text", created_at, updated_at';
+// A read that may walk many records is long, and runs on the reader (a thread of its own for
+// a storage on a file: sqlite-reader.ts): a search, which may walk a whole index to fill its
+// page, and a page past this many records, as OFFSET walks every record it passes over.
+// Shorter pages cost the event loop hardly more than the first page, and are answered
+// sooner there than through the thread (figures in docs/benchmarks/README.md).
+const SHORT_SKIP = 1000;
+
+function isLong(query: RecordQuery): boolean {
+  return query.search !== undefined || query.skip > SHORT_SKIP;
+}
 
 /**
  * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
  * between connections; a lock that does not come free within the busy timeout rejects
  * with `WorkplanError.storageUnavailable`. Reads run on `db`, each seeing every commit
- * made before it; writes go to `writer`, on `db` itself unless told otherwise
- * (`SqliteStorage` gives a file a write thread).
+ * made before it, but for long ones (searches, deep pages), which go to `reader`; writes go
+ * to `writer`; both on `db` itself unless told otherwise (`SqliteStorage` gives a file a
+ * thread for each).
  *
  * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
  * the record tables on `db` must go through these repositories, which count them; writes
@@ -42,31 +58,36 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #updateIfUnchanged: string;
   readonly #delete: string;
   readonly #deleteIfUnchanged: string;
+  readonly #reader: SqliteReader;
+  readonly #table: string;
+  readonly #reads: RecordReads;
   readonly #findById: StatementSync;
-  readonly #list: StatementSync;
   readonly #holderOf: StatementSync;
   readonly #watch: ChangeWatch;
   readonly #keptPages = new KeptPages<unknown>();
 
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
-  constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db)) {
+  constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db), reader: SqliteReader = sameConnectionReader(db)) {
     this.kind = kind;
     this.#watch = ChangeWatch.of(db);
     this.#writer = writer;
+    this.#reader = reader;
     const table = tableNameOf(kind);
-    this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at) VALUES (?, ?, ?, ?, ?)`;
-    const update = `UPDATE ${table} SET "text" = ?, "key" = ?, updated_at = ? WHERE id = ?`;
-    this.#update = `${update} RETURNING ${COLUMNS}`;
+    this.#table = table;
+    this.#reads = new RecordReads(db, table);
+    // The writer folds the text where it writes it (folded-text.ts).
+    this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at, folded) VALUES (?1, ?2, ?3, ?4, ?5, ${FOLD_TEXT}(?2))`;
+    const update = `UPDATE ${table} SET "text" = ?1, "key" = ?2, updated_at = ?3, folded = ${FOLD_TEXT}(?1) WHERE id = ?4`;
+    this.#update = `${update} RETURNING ${RECORD_COLUMNS}`;
     // The condition sits in the statement's WHERE, so checking and writing are one step.
-    this.#updateIfUnchanged = `${update} AND updated_at = ? RETURNING ${COLUMNS}`;
+    this.#updateIfUnchanged = `${update} AND updated_at = ?5 RETURNING ${RECORD_COLUMNS}`;
     this.#delete = `DELETE FROM ${table} WHERE id = ?`;
     this.#deleteIfUnchanged = `DELETE FROM ${table} WHERE id = ? AND updated_at = ?`;
-    this.#findById = db.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE id = ?`);
-    this.#list = db.prepare(`SELECT ${COLUMNS} FROM ${table} ORDER BY created_at, id LIMIT ? OFFSET ?`);
+    this.#findById = db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${table} WHERE id = ?`);
     this.#holderOf = db.prepare(`SELECT id FROM ${table} WHERE "key" = ?`);
     // Rows as arrays (writers return them so too): node:sqlite then makes no object with
     // named members for each row, which a list of many rows would pay for.
-    for (const statement of [this.#findById, this.#list, this.#holderOf]) statement.setReturnArrays(true);
+    for (const statement of [this.#findById, this.#holderOf]) statement.setReturnArrays(true);
   }
 
   async insert(record: CatalogRecord<F>, key: string): Promise<void> {
@@ -105,10 +126,22 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     const stamp = guardSqliteCall(() => this.#watch.stamp());
     let rows = this.#keptPages.get(key, stamp);
     if (rows === undefined) {
-      rows = guardSqliteCall(() => this.#list.all(page.limit, page.skip));
+      ({ rows } = await this.#queried({ order: CREATION_ORDER, skip: page.skip, limit: page.limit, count: false }, options));
       this.#keptPages.set(key, stamp, rows);
     }
     return rows.map((row) => this.#toRecord(row));
+  }
+
+  async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
+    options?.signal?.throwIfAborted();
+    const { rows, total } = await this.#queried(query, options);
+    return { records: rows.map((row) => this.#toRecord(row)), total };
+  }
+
+  // A row the table's triggers keep (record-counts.ts): one read, whatever the count.
+  async count(options?: ReadOptions): Promise<number> {
+    options?.signal?.throwIfAborted();
+    return guardSqliteCall(() => this.#reads.count());
   }
 
   async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
@@ -118,6 +151,16 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
         : this.#writer.run(this.#deleteIfUnchanged, [id, expectedUpdatedAt.getTime()]);
     try {
       return (await this.#writing(write)).changes > 0;
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
+  }
+
+  /** Runs a query on the event loop, or, when it is long, on the reader. */
+  async #queried(query: RecordQuery, options: ReadOptions | undefined): Promise<QueriedRows> {
+    if (!isLong(query)) return guardSqliteCall(() => this.#reads.query(query));
+    try {
+      return await this.#reader.query(this.#table, query, options?.signal);
     } catch (error) {
       throw translateSqliteError(error);
     }
@@ -147,7 +190,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     }
   }
 
-  /** A row of `COLUMNS`, in their order (the statements return arrays). */
+  /** A row of `RECORD_COLUMNS`, in their order (the statements return arrays). */
   #toRecord(row: unknown): CatalogRecord<F> {
     const [id, text, createdAt, updatedAt] = Array.isArray(row) ? (row as unknown[]) : [];
     const shaped = typeof id === 'string' && typeof text === 'string';

@@ -12,6 +12,7 @@ import { admitFile, refuseReadOnly } from './file-admission.js';
 import { explainOpenFailure } from './open-errors.js';
 import { migrate } from './schema.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
+import { sameConnectionReader, ThreadReader, type SqliteReader } from './sqlite-reader.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
 
@@ -45,6 +46,12 @@ export interface SqliteSettings {
 // seconds rather than a frozen service.
 export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
 
+/** Where a storage's writes and long reads run: threads of their own for a file. */
+interface Threads {
+  readonly writer: SqliteWriter;
+  readonly reader: SqliteReader;
+}
+
 const SYNCHRONOUS_NAMES = ['off', 'normal', 'full', 'extra'] as const;
 
 /** How often the path is checked to still name the file opened (writes check it each, in their thread). */
@@ -58,9 +65,11 @@ const WRITE_PROBE_KEY = '\u0000readiness';
 /**
  * One SQLite connection in WAL mode and the repositories over it, a table per kind of
  * record. Several storages, in this process or others, may share one file; the database
- * keeps keys unique across all of them. node:sqlite is synchronous: reads run on the
+ * keeps keys unique across all of them. node:sqlite is synchronous: short reads run on the
  * calling thread, writes on a second connection in a thread of their own (`ThreadWriter`),
- * so a commit, and the checkpoint some commits do, never holds the event loop.
+ * so a commit, and the checkpoint some commits do, never holds the event loop, and long
+ * reads (searches, deep pages) on a third, read-only, in a thread of theirs (`ThreadReader`),
+ * so they never hold it either.
  */
 export class SqliteStorage {
   /** The absolute path of the file, or `:memory:`. */
@@ -73,14 +82,16 @@ export class SqliteStorage {
   readonly created: boolean;
   readonly #db: DatabaseSync;
   readonly #writer: SqliteWriter;
+  readonly #reader: SqliteReader;
   readonly #readiness: StatementSync;
   readonly #faults: FileFaults;
   readonly #identityCheck: NodeJS.Timeout | undefined;
 
-  private constructor(db: DatabaseSync, path: string, writer: SqliteWriter, created: boolean, report: (report: StorageReport) => void) {
+  private constructor(db: DatabaseSync, path: string, threads: Threads, created: boolean, report: (report: StorageReport) => void) {
     this.#db = db;
     this.#faults = new FileFaults(path, report);
-    this.#writer = this.#faults.watchWrites(writer);
+    this.#writer = this.#faults.watchWrites(threads.writer);
+    this.#reader = threads.reader;
     this.path = path;
     this.created = created;
     this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
@@ -113,6 +124,7 @@ export class SqliteStorage {
     const created = path !== ':memory:' && !existsSync(path);
     let db: DatabaseSync | undefined;
     let writer: SqliteWriter | undefined;
+    let reader: SqliteReader | undefined;
     try {
       if (path !== ':memory:') {
         makeFolder(dirname(path));
@@ -130,12 +142,15 @@ export class SqliteStorage {
       // Another connection to `:memory:` would be another database.
       if (path === ':memory:') {
         writer = sameConnectionWriter(db);
+        reader = sameConnectionReader(db);
       } else {
         writer = new ThreadWriter({ path, synchronous, busyTimeoutMs });
+        reader = new ThreadReader({ path, busyTimeoutMs });
       }
-      return new SqliteStorage(db, path, writer, created, options.report ?? (() => undefined));
+      return new SqliteStorage(db, path, { writer, reader }, created, options.report ?? (() => undefined));
     } catch (error) {
       void writer?.close();
+      void reader?.close();
       if (db?.isOpen === true) db.close();
       throw error;
     }
@@ -156,13 +171,13 @@ export class SqliteStorage {
 
   /** A repository for any kind whose table the schema has; make it once per kind and keep it. */
   repositoryFor<F extends string>(kind: RecordKind<F>): SqliteRecordRepository<F> {
-    return new SqliteRecordRepository(this.#db, kind, this.#writer);
+    return new SqliteRecordRepository(this.#db, kind, this.#writer, this.#reader);
   }
 
   /**
-   * Resolves whether the database can be read, the write thread takes writes, the path
-   * still names the file opened, and writes do not fail for the file's sake (while they
-   * did, one is tried).
+   * Resolves whether the database can be read, the threads take writes and long reads, the
+   * path still names the file opened, and writes do not fail for the file's sake (while
+   * they did, one is tried).
    */
   async isReady(): Promise<boolean> {
     try {
@@ -171,7 +186,7 @@ export class SqliteStorage {
       // Any failure to read, closed or broken, means no.
       return false;
     }
-    if (!this.#writer.isWorking() || this.#faults.isMoved) return false;
+    if (!this.#writer.isWorking() || !this.#reader.isWorking() || this.#faults.isMoved) return false;
     if (this.#faults.isFailing) await this.hitCounter.hit(WRITE_PROBE_KEY, 0, 0).catch(() => undefined);
     return !this.#faults.isFailing;
   }
@@ -200,15 +215,16 @@ export class SqliteStorage {
   }
 
   /**
-   * Refuses new writes, lets those already sent finish (a clash among them still reads its
-   * holder), then closes the connection; the repositories fail after this. Closing twice
-   * is harmless. Writes waiting on another process's lock may each wait out the busy
-   * timeout: `stopWrites` first, to close without waiting for those not yet begun.
+   * Refuses new writes, lets the writes and long reads already sent finish (a clash among
+   * them still reads its holder), then closes the connections; the repositories fail after
+   * this. Closing twice is harmless. Writes waiting on another process's lock may each wait
+   * out the busy timeout: `stopWrites` first, to close without waiting for those not yet
+   * begun.
    */
   async close(): Promise<void> {
     clearInterval(this.#identityCheck);
     this.#faults.stop();
-    await this.#writer.close();
+    await Promise.all([this.#writer.close(), this.#reader.close()]);
     if (this.#db.isOpen) this.#db.close();
   }
 }

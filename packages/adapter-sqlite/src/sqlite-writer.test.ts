@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from './sqlite-errors.js';
 import { ThreadWriter } from './sqlite-writer.js';
+import { longestStall } from './test-support/event-loop.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
 const files = useTempFiles();
@@ -22,23 +23,6 @@ function threadOnNewFile(script?: URL): { path: string; writer: ThreadWriter } {
   const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs: 2000 }, { script });
   files.closeAfter(writer);
   return { path, writer };
-}
-
-/** The largest gap between ticks of a 5 ms timer while `work` runs: how long the event loop was held. */
-async function longestStall(work: Promise<unknown>): Promise<number> {
-  let last = performance.now();
-  let longest = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
-  try {
-    await work;
-  } finally {
-    clearInterval(timer);
-  }
-  return longest;
 }
 
 // The built package, as a program of a library user would load it (`pnpm test` builds first).
@@ -125,7 +109,7 @@ describe('a storage on a file', () => {
     };
     // Written on the event loop, the insert would hold it for the whole busy timeout (2 s),
     // the lock being let go only by code that then cannot run.
-    expect(await longestStall(writeBesideReads())).toBeLessThan(100);
+    expect(await longestStall(writeBesideReads)).toBeLessThan(100);
     await expect(storage.repositories.workSchedules.findById(record.id)).resolves.toMatchObject({ value: '12x36' });
   });
 

@@ -1,10 +1,11 @@
 import { WorkplanError } from '@workplan/core';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
+import { errorOf, startThread, threadModule } from './storage-threads.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
-import type { WriteAnswer, WriteFailure, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-thread.js';
+import type { WriteAnswer, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-thread.js';
 
 /**
  * Where a storage's writes run. A rejection carries node:sqlite's error (its `errcode`
@@ -54,10 +55,7 @@ export function sameConnectionWriter(db: DatabaseSync): SqliteWriter {
   };
 }
 
-// The built thread, even when the tests run this module from its TypeScript source: Node
-// could strip the thread's types, but not find the `.js` modules it imports beside it
-// (`pnpm test` builds first).
-const WRITE_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../dist/write-thread.js' : './write-thread.js', import.meta.url);
+const WRITE_THREAD = threadModule('write-thread');
 
 /**
  * Writes on a connection of their own in a worker thread, sent there in order and run
@@ -88,24 +86,15 @@ export class ThreadWriter implements SqliteWriter {
 
   constructor(options: WriteThreadOptions, { script = WRITE_THREAD }: { script?: URL | undefined } = {}) {
     this.#busyTimeoutMs = options.busyTimeoutMs;
-    // No flags of the program's (`--input-type` would stop the thread): it needs none.
     const workerData: WriteThreadData = { ...options, begun: this.#begun.cell };
-    this.#worker = new Worker(script, { workerData, execArgv: [] });
-    this.#worker.on('message', (answer: WriteAnswer) => {
-      this.#settle(answer);
+    // Only a write waiting for its answer keeps the process alive (see #send).
+    const thread = startThread(script, workerData, 'write', (answer) => {
+      this.#settle(answer as WriteAnswer);
+    }, (cause) => {
+      this.#fail(cause);
     });
-    this.#worker.on('error', (error) => {
-      this.#fail(error);
-    });
-    this.#ended = new Promise((resolve) => {
-      this.#worker.once('exit', () => {
-        this.#fail(new Error('the write thread ended'));
-        resolve();
-      });
-    });
-    // Only a write waiting for its answer keeps the process alive (see #send). After the
-    // listeners: adding one for 'message' refs the thread again.
-    this.#worker.unref();
+    this.#worker = thread.worker;
+    this.#ended = thread.ended;
   }
 
   run(sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
@@ -174,10 +163,4 @@ export class ThreadWriter implements SqliteWriter {
     for (const waiting of this.#waiting.values()) waiting.reject(WorkplanError.storageUnavailable(cause));
     this.#waiting.clear();
   }
-}
-
-/** node:sqlite's error again, with the codes the repositories read. */
-function errorOf(failure: WriteFailure): Error {
-  const { message, code, errcode, errstr } = failure;
-  return Object.assign(new Error(message), { code, errcode, errstr });
 }

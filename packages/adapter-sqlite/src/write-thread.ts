@@ -7,6 +7,7 @@ import { BegunWrites } from './begun-writes.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { fileMovedError, FileIdentity } from './file-identity.js';
 import { SQLITE_BUSY, sqliteFailure } from './sqlite-errors.js';
+import { failureOf, type ThreadFailure } from './storage-threads.js';
 import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
 
 /** The file the thread writes to, and how. */
@@ -35,16 +36,8 @@ export interface WriteRequest {
   readonly deadline: number;
 }
 
-/** What node:sqlite put on an error: the message, and the codes the repositories read. */
-export interface WriteFailure {
-  readonly message: string;
-  readonly code: unknown;
-  readonly errcode: unknown;
-  readonly errstr: unknown;
-}
-
 /** The answer to the request with the same `id`. */
-export type WriteAnswer = { readonly id: number } & (WriteResult | { readonly failure: WriteFailure });
+export type WriteAnswer = { readonly id: number } & (WriteResult | { readonly failure: ThreadFailure });
 
 // SQLite waits for another connection's lock this long at a time, and the thread tries
 // again until the write's deadline: between tries, a storage shutting down can stop it.
@@ -68,8 +61,7 @@ function answer(request: WriteRequest): WriteAnswer {
     if (!file.isUnchanged()) throw fileMovedError();
     return { id, ...result };
   } catch (error) {
-    const { message, code, errcode, errstr } = error as Error & Partial<Record<'code' | 'errcode' | 'errstr', unknown>>;
-    return { id: request.id, failure: { message, code, errcode, errstr } };
+    return { id: request.id, failure: failureOf(error) };
   }
 }
 

@@ -2,7 +2,16 @@
 // the app, not the client, so the client depends on nothing of ours (the console, which the
 // app serves, depends on the client).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, entityTagOf, nextLinkOf, WorkplanClientError, type ResourceClient, type WorkplanClient } from '@workplan/client';
+import {
+  createClient,
+  entityTagOf,
+  nextLinkOf,
+  WorkplanClientError,
+  type CostCenter,
+  type PageRequest,
+  type ResourceClient,
+  type WorkplanClient,
+} from '@workplan/client';
 import { parseConfig, startService, type RunningService } from './index.js';
 
 const key = 'client-test-key-0123456789';
@@ -121,6 +130,63 @@ describe('pages', () => {
     expect(nextLinkOf('</b/3/1>; REL=Next')).toBe('/b/3/1');
     expect(nextLinkOf('</a>; rel="prev"')).toBeUndefined();
     expect(nextLinkOf(null)).toBeUndefined();
+  });
+});
+
+describe('finding records', () => {
+  let token = '';
+  let made: CostCenter[] = [];
+  beforeAll(async () => {
+    token = `busca${Date.now().toString(36)}`;
+    made = [];
+    for (const title of ['Manutenção Elétrica', 'Álvaro', 'alvaro', 'Zeca']) {
+      made.push(await client.costCenters.create({ title: `${title} ${token}` }));
+      // Records made in one millisecond tie on createdAt (then id decides): the creation order checked below needs the clock to move.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  });
+  const titles = (records: readonly CostCenter[]) => records.map((record) => record.title.replace(` ${token}`, ''));
+
+  it('finds with q, accents and case aside, and orders with sort, either way', async () => {
+    expect(titles(await client.costCenters.list({ q: `MANUTENCAO eletrica ${token}` }))).toEqual(['Manutenção Elétrica']);
+    expect(titles(await client.costCenters.list({ q: token, sort: 'title' }))).toEqual(['Álvaro', 'alvaro', 'Manutenção Elétrica', 'Zeca']);
+    expect(titles(await client.costCenters.list({ q: token, sort: '-title', limit: 3 }))).toEqual(['Zeca', 'Manutenção Elétrica', 'Álvaro']);
+    expect(titles(await client.costCenters.list({ q: token, sort: '-createdAt' }))).toEqual(['Zeca', 'alvaro', 'Álvaro', 'Manutenção Elétrica']);
+  });
+
+  it('gives the total with count: true, on every page, and none without it', async () => {
+    const counted = await client.costCenters.listPage({ q: token, count: true, limit: 1 });
+    expect({ total: counted.total, shown: counted.records.length }).toEqual({ total: 4, shown: 1 });
+    expect((await client.costCenters.listPage({ q: token, limit: 1 })).total).toBeUndefined();
+    const all = await client.costCenters.listPage({ count: true });
+    expect(all.total).toBeGreaterThanOrEqual(4);
+  });
+
+  it('walks a search in an order to the end with pages(), following next with its cursor', async () => {
+    const walked: CostCenter[][] = [];
+    const nexts: unknown[] = [];
+    for await (const page of client.costCenters.pages({ q: token, sort: 'title', count: true, limit: 1 })) {
+      walked.push(page.records);
+      nexts.push(page.next);
+      expect(page.total).toBe(4);
+    }
+    expect(titles(walked.flat())).toEqual(['Álvaro', 'alvaro', 'Manutenção Elétrica', 'Zeca']);
+    expect(nexts.slice(0, 3)).toEqual(Array.from({ length: 3 }, () => ({ limit: 1, q: token, sort: 'title', count: true, after: expect.stringMatching(/^[\w-]+$/u) as unknown })));
+    expect(nexts[3]).toBeUndefined();
+    const second = await client.costCenters.listPage(nexts[0] as PageRequest<'title'>);
+    expect(titles(second.records)).toEqual(['alvaro']);
+  });
+
+  it('rejects a sort the service does not take with INVALID_QUERY and the list message, and a skip without a limit before sending', async () => {
+    const wrong = client.costCenters.list({ sort: 'value' as 'title' });
+    await expect(wrong).rejects.toMatchObject({ status: 400, code: 'INVALID_QUERY', message: 'Não foi possível retornar os centros de custo.' });
+    await expect(client.costCenters.list({ skip: 10 })).rejects.toThrow(TypeError);
+  });
+
+  it('keeps skip links of a plain list, count included', async () => {
+    const page = await client.costCenters.listPage({ limit: 2, count: true });
+    expect(page.next).toEqual({ skip: 2, limit: 2, count: true });
+    expect((await client.costCenters.listPage(page.next)).total).toBe(page.total);
   });
 });
 

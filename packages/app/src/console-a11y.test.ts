@@ -142,6 +142,47 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await expectAccessible(page, 'import report');
     });
 
+    it('shows the delete dialog\'s question whole, wrapped inside the dialog, at desktop and at phone width', async () => {
+      const long = 'Manutenção elétrica e hidráulica do centro de distribuição de Campinas, turno da noite';
+      const unbroken = 'x'.repeat(200);
+      for (const text of [long, unbroken]) await api.create('costCenter', text);
+      /** The question's text and whether any of it lies outside its box, the dialog's, or the screen. */
+      const questionOf = async (text: string) => {
+        await page.getByRole('button', { name: `Excluir «${text}»` }).click();
+        const dialog = page.getByRole('dialog', { name: 'Excluir registro' });
+        const question = dialog.getByText(/^Excluir o centro de custo/u);
+        const [box, frame] = await Promise.all([question.boundingBox(), dialog.boundingBox()]);
+        const width = page.viewportSize()?.width ?? 0;
+        const overflows = (element: { readonly scrollWidth: number; readonly clientWidth: number }) => element.scrollWidth > element.clientWidth;
+        const seen = {
+          text: await question.innerText(),
+          questionOverflows: await question.evaluate(overflows),
+          dialogOverflows: await dialog.evaluate(overflows),
+          insideDialog: box !== null && frame !== null && box.x >= frame.x && box.x + box.width <= frame.x + frame.width && box.y + box.height <= frame.y + frame.height,
+          onScreen: frame !== null && frame.x >= 0 && frame.x + frame.width <= width,
+        };
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        return seen;
+      };
+      for (const [width, height] of [[1280, 800], [360, 780]] as const) {
+        await page.setViewportSize({ width, height });
+        await page.goto(`${url}/console/#/centros-de-custo`);
+        await page.reload();
+        for (const text of [long, unbroken]) {
+          const question = `Excluir o centro de custo «${text}»? Esta ação não pode ser desfeita.`;
+          expect(await questionOf(text), `${String(width)} px, ${text.slice(0, 12)}`).toEqual({
+            text: question,
+            questionOverflows: false,
+            dialogOverflows: false,
+            insideDialog: true,
+            onScreen: true,
+          });
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
     it('reads at 360 px wide: nothing wider than the screen, every screen still accessible', async () => {
       await page.setViewportSize({ width: 360, height: 780 });
       for (const hash of ['escalas', 'centros-de-custo']) {

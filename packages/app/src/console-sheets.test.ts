@@ -111,6 +111,42 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect(stored.filter((title) => title?.startsWith('Importação'))).toHaveLength(47);
     });
 
+    it('imports a CSV saved by Excel in Windows-1252: the accents as typed, the header row left out, and says how it read the file', async () => {
+      await openTab('centros-de-custo', 'Centros de custo');
+      // Excel's "CSV (separado por vírgulas)" on a Brazilian Windows: a byte a character,
+      // ç as E7, “ ” as 93 and 94 (latin1 writes each code point below 256 as that byte).
+      const bytes = Buffer.from('ID;Título;Criado em\r\n;Operações\r\n;Turno \x93noturno\x94\r\n', 'latin1');
+      expect([...bytes.subarray(26, 30)]).toEqual([0x61, 0xe7, 0xf5, 0x65]);
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: bytes });
+      const reading = 'Arquivo lido como Windows-1252, a codificação que o Excel usa por padrão no Windows (não era UTF-8). A primeira linha é um cabeçalho («Título»): não é importada.';
+      await page.getByText(reading).waitFor();
+      await page.getByRole('button', { name: 'Importar 2 linhas' }).click();
+      const report = page.getByRole('region', { name: 'Relatório da importação' });
+      await report.getByText('2 criados, 0 já existiam, 0 inválidos.').waitFor();
+      await report.getByText(reading).waitFor();
+      const stored = (await api.all('costCenters')).map((record) => record.title);
+      expect(stored.slice(-2)).toEqual(['Operações', 'Turno “noturno”']);
+      expect(stored).not.toContain('Título');
+    });
+
+    it('imports a quote inside an unquoted cell as text, and every row after it as its own', async () => {
+      await openTab('centros-de-custo', 'Centros de custo');
+      const values = ['Turno 12" noturno', 'Monitor 15"', 'Depois das aspas', '"Entre aspas" no início'];
+      const file = ['Turno 12" noturno', 'Monitor 15"', 'Depois das aspas', '"""Entre aspas"" no início"'].join('\r\n');
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'aspas.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+      await page.getByRole('button', { name: 'Importar 4 linhas' }).click();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('4 criados, 0 já existiam, 0 inválidos.').waitFor();
+      expect((await api.all('costCenters')).slice(-4).map((record) => record.title)).toEqual(values);
+    });
+
+    it('refuses a file that is no text, a workbook chosen by mistake, saying how to save it as CSV', async () => {
+      await openTab('centros-de-custo', 'Centros de custo');
+      const workbook = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]);
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'centros.xlsx', mimeType: 'text/csv', buffer: workbook });
+      await page.getByRole('alert').getByText('escolha o tipo «CSV UTF-8 (Delimitado por vírgulas)»').waitFor();
+      expect(await page.getByRole('button', { name: /^Importar \d/u }).count()).toBe(0);
+    });
+
     it('stops an import cleanly when cancelled: the row being sent is answered, the rest are not sent', async () => {
       const before = await api.all('costCenters');
       await page.route('**/api/v1/costCenter', async (route) => {
@@ -170,7 +206,9 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const [header, ...rows] = bytes.toString('utf8').slice(1).split('\r\n').filter((line) => line !== '');
       expect(header).toBe('ID;Título;Criado em;Atualizado em');
-      expect(rows).toEqual(stored.map((record) => [record.id, record.title, record.createdAt, record.updatedAt].join(';')));
+      // RFC 4180: a cell holding the separator, a quote or a line break is quoted, its quotes doubled.
+      const cell = (text = '') => (/[;"\r\n]/u.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+      expect(rows).toEqual(stored.map((record) => [record.id, cell(record.title), record.createdAt, record.updatedAt].join(';')));
       expect(asked.filter((path) => path.startsWith('/api/v1/costCenters')).length).toBe(Math.ceil(stored.length / 20));
     });
 
@@ -190,6 +228,31 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       await rowsOf(page, 'Escalas de trabalho').getByRole('cell', { name: 'Depois da queda', exact: true }).waitFor();
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
       expect(refused).toBe(1);
+    });
+
+    it('exports a text a spreadsheet would run as a formula behind a quote, and imports that file back to the same texts', async () => {
+      const attacks = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-1'];
+      const made = [];
+      for (const text of attacks) made.push(await api.create('scale', text));
+      await openTab('escalas', 'Escalas de trabalho');
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Exportar CSV' }).click();
+      const download = await downloading;
+      const file = await readFile(await download.path());
+      const lines = file.toString('utf8').slice(1).split('\r\n');
+      for (const record of made) {
+        const line = lines.find((one) => one.startsWith(`${record.id};`)) ?? '';
+        // The value's cell is quoted and starts with a quote: text to Excel, never a formula.
+        expect(line.slice(record.id.length + 1)).toMatch(/^"'[=+@-]/u);
+        expect(line).toContain(`"'${(record.value ?? '').replaceAll('"', '""')}"`);
+      }
+
+      for (const record of made) expect((await api.call('DELETE', `/api/v1/scale/${record.id}`)).response.status).toBe(200);
+      await page.getByLabel('Importar CSV').setInputFiles({ name: download.suggestedFilename(), mimeType: 'text/csv', buffer: file });
+      await page.getByRole('button', { name: `Importar ${lines.length - 2} linhas` }).click();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText(/^4 criados, \d+ já existiam, 0 inválidos\.$/u).waitFor();
+      const stored = (await api.all('scales')).map((record) => record.value);
+      expect(stored.slice(-4)).toEqual(attacks);
     });
   });
 });

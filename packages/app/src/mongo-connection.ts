@@ -51,6 +51,8 @@ export class MongoConnection implements StorageLifecycle {
       update: async (...args) => { ready(); return repository.update(...args); },
       findById: async (...args) => { ready(); return repository.findById(...args); },
       list: async (...args) => { ready(); return repository.list(...args); },
+      query: async (...args) => { ready(); return repository.query(...args); },
+      count: async (...args) => { ready(); return repository.count(...args); },
       delete: async (...args) => { ready(); return repository.delete(...args); },
     };
   }

@@ -47,9 +47,10 @@ describe('the curl examples of the README and docs/', () => {
   it('of the README\'s "Try it" run as written, each answering success, twice on one kept file', async () => {
     for (const stdout of await runTwice('README.md', 'Try it')) {
       // curl prints bodies back to back, so count envelopes rather than lines.
-      expect(stdout.match(/\{"success":true/gu)).toHaveLength(10);
+      expect(stdout.match(/\{"success":true/gu)).toHaveLength(11);
       expect(stdout).not.toContain('"success":false');
       expect(stdout).toContain('"value":"12x36 noturno"');
+      expect(stdout).toMatch(/X-Total-Count: 1\r?\n/iu);
       expect(stdout).toContain('"title":"Financeiro e Controladoria"');
     }
   });

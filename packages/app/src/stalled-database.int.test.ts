@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type RecordDocument } from '@workplan/adapter-mongodb';
+import { foldText } from '@workplan/core';
 import { ferretdbBinary, OwnFerretDb } from '@workplan/testing/mongodb';
 import { runApp, send, untilReady, type AppProcess, type HttpAnswer, type HttpCall } from '@workplan/testing';
 import { MongoClient, UUID } from 'mongodb';
@@ -45,7 +46,7 @@ async function appOver(database: OwnFerretDb, env: Readonly<Record<string, strin
   return { app, url };
 }
 
-/** Puts `count` work schedules straight into the app's collection, in the shape the app writes; resolves the first one's id. */
+/** Puts `count` work schedules straight into the app's collection, in the shape the app writes (their folded text too, or the app's start would backfill it); resolves the first one's id. */
 async function seed(database: OwnFerretDb, count: number): Promise<string> {
   const client = await MongoClient.connect(database.uri('workplan_stall'));
   try {
@@ -55,7 +56,8 @@ async function seed(database: OwnFerretDb, count: number): Promise<string> {
     for (let from = 0; from < count; from += 1000) {
       await collection.insertMany(Array.from({ length: Math.min(1000, count - from) }, (_, n) => {
         const at = new Date(start + from + n);
-        return { _id: from + n === 0 ? first : new UUID(), value: `escala ${from + n}`, key: `escala ${from + n}`, createdAt: at, updatedAt: at };
+        const value = `escala ${from + n}`;
+        return { _id: from + n === 0 ? first : new UUID(), value, key: value, folded: foldText(value), createdAt: at, updatedAt: at };
       }));
     }
     return first.toHexString(true);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scaleScenario } from './at-scale.js';
 import { resultsChart } from './chart.js';
 import { type Plan } from './compare.js';
 import { conditionalCost } from './conditional-cost.js';
@@ -12,7 +13,7 @@ import { startApp } from './app.js';
 import { APP_MAIN, pinLoadGenerator, type ServerProcess } from './processes.js';
 import { formatHot, profileOperation } from './profile.js';
 import { mainRows, markdownReport, sweepRows, targetRows, textTable } from './report.js';
-import { checkTargets, type Measured, type Results } from './results.js';
+import { checkTargets, ratio, type Measured, type Results } from './results.js';
 import { memoryScenario, MONGODB_LISTS, mongoListPlan, mongoScenario, planOf, sqliteScenario, startBaseline, type ScenarioResult } from './scenarios.js';
 import { otherNode } from './runtime.js';
 import { soak } from './soak.js';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
   const memorySweep = await listSweep({ ...sweepSpec, storage: 'memory', beside: besideInSweep(options, workDir, pinned) }, plan, pinned);
   const soakResult = await soak(plan, options.soakSeconds, options.soakRate, options.seedRecords, pinned);
   const conditional = await conditionalCost(plan, options.seedRecords, join(workDir, 'profiles'), pinned);
+  const scale = await scalePhases(options, workDir, plan, pinned);
   const mongo = await mongoPhases(options, plan, pinned);
   const measured: Measured = {
     meta: {
@@ -75,10 +77,30 @@ async function main(): Promise<void> {
     sweeps: { memory: memorySweep, mongodb: mongo.sweep },
     soak: soakResult,
     conditional,
+    scale,
+    previous: await previousRun(options.outDir),
   };
   const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(mainRows(results))}\n\n${textTable(sweepRows(results.sweeps))}\n\n${textTable(targetRows(results))}\n`);
   await writeOutputs(results, options);
+}
+
+/** The figures of the results in `outDir` that this run replaces, if any. */
+async function previousRun(outDir: string): Promise<Results['previous']> {
+  try {
+    const before = JSON.parse(await readFile(join(outDir, 'results.json'), 'utf8')) as Results;
+    return { commit: before.meta.machine.commit, memoryListOverB: ratio(before.memory.comparison, 'list', 'b') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Finding records at scale on the memory store and, unless --no-sqlite, on SQLite. */
+async function scalePhases(options: BenchOptions, workDir: string, plan: Plan, pinned: boolean): Promise<Results['scale']> {
+  if (options.scaleRecords === 0) return undefined;
+  const memory = await scaleScenario('memory', options.scaleRecords, workDir, plan, pinned);
+  const sqlite = options.sqlite ? await scaleScenario('sqlite', options.scaleRecords, workDir, plan, pinned) : undefined;
+  return { memory, sqlite };
 }
 
 /**

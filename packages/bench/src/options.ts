@@ -20,6 +20,8 @@ export interface BenchOptions {
   readonly seedRecords: number;
   readonly pageSizes: readonly number[];
   readonly collectionSizes: readonly number[];
+  /** Records per resource in the finding-records scenario (searches, sorts, cursors at scale); 0: skipped. */
+  readonly scaleRecords: number;
   /** Unset: the MongoDB part is skipped. */
   readonly mongodbUri: string | undefined;
   /** Measure the app on SQLite (both synchronous modes) beside the memory store. */
@@ -46,6 +48,7 @@ export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-
   --no-pin      do not pin processes to cores with taskset
 env: BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_WARMUP_SECONDS, BENCH_SOAK_SECONDS,
      BENCH_SOAK_RATE, BENCH_CONNECTIONS, BENCH_SEED_RECORDS, BENCH_COLLECTION_SIZES (1000,10000,100000),
+     BENCH_SCALE_RECORDS (records per resource where searches, sorts and cursors are measured; 0 skips them),
      BENCH_PROFILE (find, list100, list1000, create, update: the load --profile runs),
      BENCH_PROFILE_STORAGE (memory or sqlite: the store the app runs on under --profile),
      BENCH_OTHER_NODE (24: the Node major the app also runs on, beside the bench's own; none to skip),
@@ -75,6 +78,7 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
     connections: whole(env, 'BENCH_CONNECTIONS', 50, 1),
     seedRecords: whole(env, 'BENCH_SEED_RECORDS', 1000, 100),
     pageSizes: [10, 100, 1000],
+    scaleRecords: whole(env, 'BENCH_SCALE_RECORDS', quick ? 10_000 : 100_000, 0),
     collectionSizes: sizes(env, 'BENCH_COLLECTION_SIZES', quick ? [1000, 10_000] : [1000, 10_000, 100_000]),
     mongodbUri: flags.has('--no-mongodb') ? undefined : blankToUndefined(env.MONGODB_URI),
     sqlite: !flags.has('--no-sqlite'),

@@ -1,4 +1,6 @@
+import { EXPENSIVE, SCALE_SORTS, SEARCHES, type ScaleResult } from './at-scale.js';
 import { type Summary } from './compare.js';
+import { type Sample } from './load.js';
 import { DURING_CREATES, MONGODB_LISTS } from './scenarios.js';
 import { ratio, type Results } from './results.js';
 import { formatMeasured, formatMet } from './targets.js';
@@ -118,6 +120,7 @@ export function markdownReport(results: Results, chartFile: string): string {
     results.mongodb?.server === undefined ? '' : `\nMongoDB server: ${results.mongodb.server}. (c) answers find with the driver's findOne and list of 100 with the same find, sort, skip and limit as the app. ${MONGODB_LISTS_NOTE}`,
     '',
     sqliteReport(results),
+    scaleReport(results),
     '## List latency by page size and collection size',
     '',
     markdownTable(sweepRows(results.sweeps)),
@@ -136,6 +139,38 @@ export function markdownReport(results: Results, chartFile: string): string {
 const MONGODB_LISTS_NOTE =
   `Lists on MongoDB, the list of 100 and the sweep, run on ${MONGODB_LISTS.connections} connections and ${MONGODB_LISTS.collectionSizes.join(', ')} records: ` +
   'FerretDB sorts each page in its own code, over the whole collection (docs/benchmarks/README.md).';
+
+/** Finding records at scale: one row per measure, a column per storage (p50 / p99, ms). */
+function scaleReport(results: Results): string {
+  const scale = results.scale;
+  if (scale === undefined) return '';
+  const stores: (readonly [string, ScaleResult])[] = scale.sqlite === undefined ? [['memory', scale.memory]] : [['memory', scale.memory], ['sqlite', scale.sqlite]];
+  const missing = { p50Ms: Number.NaN, p99Ms: Number.NaN } as Sample;
+  const cell = (sample: Sample): string => `${fixed(sample.p50Ms, 2)} / ${fixed(sample.p99Ms, 2)}`;
+  const row = (name: string, pick: (found: ScaleResult) => Sample): string[] => [name, ...stores.map(([, found]) => cell(pick(found)))];
+  const rows = [
+    ['measure (p50 / p99, ms)', ...stores.map(([name]) => name)],
+    row(`search q="${SEARCHES.rare}" (rare)`, (f) => f.search.rare),
+    row(`search q="${SEARCHES.common}" (common)`, (f) => f.search.common),
+    ...SCALE_SORTS.map((sort) => row(`first page of 100, sort=${sort}`, (f) => f.firstPages[sort] ?? missing)),
+    row('sort=value, the first page', (f) => f.deepPage.first),
+    row('sort=value, the page at the deepest depth through next', (f) => f.deepPage.deep),
+    row('plain first page', (f) => f.counted.plain.without),
+    row('plain first page with count=true', (f) => f.counted.plain.with),
+    row('sort=value first page with count=true', (f) => f.counted.sorted.with),
+    row('find beside 16 connections of deep pages', (f) => f.beside.deepPages.find),
+    row('/health/live beside them', (f) => f.beside.deepPages.live),
+    row('the deep pages themselves', (f) => f.beside.deepPages.load),
+    row('find beside 16 connections of searches', (f) => f.beside.searches.find),
+    row('/health/live beside them', (f) => f.beside.searches.live),
+    row('the searches themselves', (f) => f.beside.searches.load),
+  ];
+  const how =
+    `${scale.memory.records.toLocaleString('en')} work schedules and as many cost centers; one connection, one request after another ` +
+    `for each latency; beside: ${EXPENSIVE.connections} connections sending the expensive read as fast as the app answers, finds paced at ` +
+    `${EXPENSIVE.findsPerSecond} a second and /health/live at ${EXPENSIVE.livesPerSecond}.`;
+  return ['## Finding records at scale', '', how, '', markdownTable(rows), '', ''].join('\n');
+}
 
 /** The reads-during-writes measure of the SQLite scenario, one line per synchronous mode. */
 function sqliteReport(results: Results): string {

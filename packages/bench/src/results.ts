@@ -1,3 +1,4 @@
+import { type ScaleResult } from './at-scale.js';
 import { type Comparison, type Summary } from './compare.js';
 import { type ConditionalCost } from './conditional-cost.js';
 import { type Sample } from './load.js';
@@ -33,6 +34,10 @@ export interface Results {
   readonly soak: SoakResult;
   /** The share of the app's CPU that conditional requests take when none is sent (profiled). */
   readonly conditional: ConditionalCost;
+  /** What the results this run replaces measured, for targets against the run before. */
+  readonly previous?: { readonly commit: string | undefined; readonly memoryListOverB: number | undefined } | undefined;
+  /** Finding records at scale (searches, sorts, cursors, counts, expensive reads beside cheap ones); undefined when skipped. */
+  readonly scale?: { readonly memory: ScaleResult; readonly sqlite: ScaleResult | undefined } | undefined;
   /** Every target, computed from the figures above by `checkTargets`. */
   readonly targets: readonly Target[];
 }
@@ -62,6 +67,9 @@ export function checkTargets(results: Measured): Target[] {
     ...mongoTargets(results),
     ...peerTargets(results),
     ...runtimeRows(results),
+    ...plainListTargets(results),
+    ...scaleTargets('memory', results.scale?.memory),
+    ...scaleTargets('sqlite', results.scale?.sqlite),
     ...healthChecks(results),
   ];
 }
@@ -112,6 +120,41 @@ function sqliteTargets(results: Measured): Target[] {
   ];
 }
 
+function scaleSamples(scale: ScaleResult): Sample[] {
+  const counts = Object.values(scale.counted).flatMap((pair) => [pair.with, pair.without]);
+  const beside = Object.values(scale.beside).flatMap((b) => [b.find, b.live, b.load]);
+  return [scale.search.rare, scale.search.common, ...Object.values(scale.firstPages), scale.deepPage.first, scale.deepPage.deep, ...counts, ...beside];
+}
+
+/**
+ * A plain list (no search, no sort) against the run before: the list of 100's app / (b) of
+ * this run over that of the results this run replaces (each ratio from one run), so the
+ * finding features cost plain lists nothing.
+ */
+function plainListTargets(results: Measured): Target[] {
+  const now = ratio(results.memory.comparison, 'list', 'b');
+  const before = results.previous?.memoryListOverB;
+  return [target(`memory: list of 100, app / (b), this run over the run before (${results.previous?.commit ?? 'none'})`, quotient(now, before), { atLeast: 0.95 })];
+}
+
+/** Issue 28's targets for one storage, at `records` records per resource. */
+function scaleTargets(storage: string, scale: ScaleResult | undefined): Target[] {
+  if (scale === undefined) return [];
+  const at = `${storage} at ${scale.records.toLocaleString('en')} records`;
+  const slowest = (samples: readonly Sample[], which: 'p50Ms' | 'p99Ms'): number => Math.max(...samples.map((sample) => sample[which]));
+  const { plain, sorted } = scale.counted;
+  const countCost = Math.max(plain.with.p50Ms / plain.without.p50Ms, sorted.with.p50Ms / sorted.without.p50Ms);
+  const beside = Object.values(scale.beside);
+  return [
+    target(`${at}: a search (q), p50, ms (the slower of a rare and a common match)`, slowest([scale.search.rare, scale.search.common], 'p50Ms'), { atMost: 25 }),
+    target(`${at}: the first page of 100 of any sort, p50, ms (the slowest sort)`, slowest(Object.values(scale.firstPages), 'p50Ms'), { atMost: 10 }),
+    target(`${at}: the page at depth ${scale.deepPage.depth.toLocaleString('en')} through next / the first page, p50`, quotient(scale.deepPage.deep.p50Ms, scale.deepPage.first.p50Ms), { atMost: 1.5 }),
+    target(`${at}: a page with count=true / without, p50 (the larger of the plain and the sorted list)`, countCost, { atMost: 1.2 }),
+    target(`${at}: find p99 beside 16 connections of deep pages or searches, ms (the worse)`, slowest(beside.map((b) => b.find), 'p99Ms'), { below: 20 }),
+    target(`${at}: /health/live p99 beside 16 connections of deep pages or searches, ms (the worse)`, slowest(beside.map((b) => b.live), 'p99Ms'), { below: 20 }),
+  ];
+}
+
 function mongoTargets(results: Measured): Target[] {
   const mongo = results.mongodb?.comparison;
   return [
@@ -154,7 +197,8 @@ function everyRun(results: Measured): Sample[] {
   const sweeps = [results.sweeps.memory, results.sweeps.mongodb].flatMap((sweep) =>
     sweep === undefined ? [] : [sweep.pageSize, sweep.collectionSize, ...Object.values(sweep.beside ?? {})].flat(),
   );
-  return [...[...comparisons, ...paced].flatMap((summary) => summary.rounds), ...sweeps.map((point) => point.sample)];
+  const scale = [results.scale?.memory, results.scale?.sqlite].flatMap((found) => (found === undefined ? [] : scaleSamples(found)));
+  return [...[...comparisons, ...paced].flatMap((summary) => summary.rounds), ...sweeps.map((point) => point.sample), ...scale];
 }
 
 function healthChecks(results: Measured): Target[] {

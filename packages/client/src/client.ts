@@ -1,6 +1,6 @@
 import { withCallPolicies, type CallDefaults, type CallOptions } from './call-policies.js';
-import { WorkplanClientError } from './errors.js';
 import { type Transport, type TransportAnswer } from './fetch-transport.js';
+import { listPathOf, pageOfLink, type PageRequest } from './list-request.js';
 
 /** A record as the service returns it; timestamps stay ISO 8601 strings, exactly as sent. */
 export type WorkplanRecord<F extends string> = {
@@ -12,19 +12,15 @@ export type WorkplanRecord<F extends string> = {
 export type WorkSchedule = WorkplanRecord<'value'>;
 export type CostCenter = WorkplanRecord<'title'>;
 
-/** A page of a list: `limit` records after passing over `skip` (0 when left out). */
-export interface PageRequest {
-  readonly limit: number;
-  readonly skip?: number;
-}
-
 /** One page of a list, and the page after it when the service says there is one (`Link: rel="next"`). */
 export interface Page<F extends string> {
   readonly records: WorkplanRecord<F>[];
-  /** The next page to ask for; undefined on the last page. */
-  readonly next: PageRequest | undefined;
+  /** The next page to ask for (with its cursor, after a search or an order); undefined on the last page. */
+  readonly next: PageRequest<F> | undefined;
   /** Whether more records follow this page. */
   readonly hasMore: boolean;
+  /** With `count: true`, how many records match the search (all of them without one); undefined otherwise. */
+  readonly total: number | undefined;
 }
 
 /**
@@ -47,12 +43,12 @@ export interface ResourceClient<F extends string> {
   update(id: string, input: { readonly [K in F]: string }, options?: WriteOptions<F>): Promise<WorkplanRecord<F>>;
   /** The record with this id; rejects with code `NOT_FOUND` when there is none. */
   find(id: string, options?: CallOptions): Promise<WorkplanRecord<F>>;
-  /** Records oldest first: the first page the service allows, or the page asked for. */
-  list(page?: PageRequest, options?: CallOptions): Promise<WorkplanRecord<F>[]>;
-  /** Like `list`, with the page that follows it. */
-  listPage(page?: PageRequest, options?: CallOptions): Promise<Page<F>>;
-  /** Every page from `first` (the service's largest when left out), following `next` to the end. */
-  pages(first?: PageRequest, options?: CallOptions): AsyncGenerator<Page<F>, void>;
+  /** Records oldest first, or found and ordered as `page` asks: the first page the service allows, or the page asked for. */
+  list(page?: PageRequest<F>, options?: CallOptions): Promise<WorkplanRecord<F>[]>;
+  /** Like `list`, with the page that follows it, and the total when `count` is asked for. */
+  listPage(page?: PageRequest<F>, options?: CallOptions): Promise<Page<F>>;
+  /** Every page from `first` (the service's largest when left out), following `next` to the end, the search and order kept. */
+  pages(first?: PageRequest<F>, options?: CallOptions): AsyncGenerator<Page<F>, void>;
   /** Deletes the record; rejects with code `NOT_FOUND` when there is none; with `ifMatch`, only while it is unchanged. */
   delete(id: string, options?: WriteOptions<F>): Promise<void>;
 }
@@ -74,15 +70,6 @@ function ifMatchHeader<F extends string>(options: WriteOptions<F> | undefined): 
   return { 'if-match': tag };
 }
 
-/** The page a `next` link names: its last two segments are `{skip}/{limit}`. */
-function pageOfLink(next: string): PageRequest {
-  const [, skip, limit] = /\/(\d+)\/(\d+)\/?(?:[?#].*)?$/su.exec(next) ?? [];
-  if (skip === undefined || limit === undefined) {
-    throw new WorkplanClientError(200, 'UNEXPECTED_RESPONSE', 'HTTP 200', `O link da próxima página não é uma página: ${next}`, '');
-  }
-  return { skip: Number(skip), limit: Number(limit) };
-}
-
 /** Where a resource lives: `/api/v1/{singular}/{id}` and `/api/v1/{plural}`. */
 interface ResourcePaths {
   readonly singular: string;
@@ -101,11 +88,10 @@ export function resourceClient<F extends string>(send: Transport, { singular, pl
     if (entityTag !== undefined) entityTags.set(answered, entityTag);
     return answered;
   };
-  const listPage = async (page?: PageRequest, options?: CallOptions): Promise<Page<F>> => {
-    const path = page === undefined ? `/api/v1/${plural}` : `/api/v1/${plural}/${page.skip ?? 0}/${page.limit}`;
-    const answer = await call(options, 'GET', path);
-    const next = answer.next === undefined ? undefined : pageOfLink(answer.next);
-    return { records: answer.data as WorkplanRecord<F>[], next, hasMore: next !== undefined };
+  const listPage = async (page?: PageRequest<F>, options?: CallOptions): Promise<Page<F>> => {
+    const answer = await call(options, 'GET', listPathOf(plural, page));
+    const next = answer.next === undefined ? undefined : pageOfLink<F>(plural, answer.next);
+    return { records: answer.data as WorkplanRecord<F>[], next, hasMore: next !== undefined, total: answer.total };
   };
   return {
     create: (input, options) => record(call(options, 'POST', `/api/v1/${singular}`, input)),

@@ -1,11 +1,13 @@
 import { WorkplanClientError, type FieldIssue } from './errors.js';
 
-/** What a transport resolves: the envelope's `data`, the answer's `ETag`, and its `Link: rel="next"` target. */
+/** What a transport resolves: the envelope's `data`, the answer's `ETag`, its `Link: rel="next"` target and `X-Total-Count`. */
 export interface TransportAnswer {
   readonly data: unknown;
   readonly entityTag?: string;
   /** The next page's path, from `Link: <...>; rel="next"` on a list answer. */
   readonly next?: string;
+  /** From `X-Total-Count` on a list answer that asked to count. */
+  readonly total?: number;
 }
 
 /**
@@ -41,7 +43,13 @@ export function fetchTransport(baseUrl: string, key: string, fetchImpl?: typeof 
 function answerOf(data: unknown, headers: Headers): TransportAnswer {
   const entityTag = headers.get('etag');
   const next = nextLinkOf(headers.get('link'));
-  return { data, ...(entityTag === null ? {} : { entityTag }), ...(next === undefined ? {} : { next }) };
+  const total = headers.get('x-total-count');
+  return {
+    data,
+    ...(entityTag === null ? {} : { entityTag }),
+    ...(next === undefined ? {} : { next }),
+    ...(total === null || !/^\d+$/u.test(total) ? {} : { total: Number(total) }),
+  };
 }
 
 function failureOf(response: Response, envelope: Envelope | undefined): WorkplanClientError {

@@ -9,7 +9,6 @@ export {
   resourceClient,
   type CostCenter,
   type Page,
-  type PageRequest,
   type ResourceClient,
   type WorkplanRecord,
   type WriteCondition,
@@ -18,6 +17,7 @@ export {
 } from './client.js';
 export { WorkplanClientError, type FailureDetails, type FieldIssue } from './errors.js';
 export { fetchTransport, nextLinkOf, type Transport, type TransportAnswer } from './fetch-transport.js';
+export { type PageRequest, type SortOrder } from './list-request.js';
 
 export interface ClientOptions {
   /** Where the service listens, e.g. `http://127.0.0.1:3000`, or a page's `location.origin`. */

@@ -1,5 +1,6 @@
 import { WorkplanError } from './errors.js';
 import { type Clock, type IdGenerator, type Page, type ReadOptions, type RecordRepository } from './ports.js';
+import { CREATION_ORDER, cursorOf, orderOf, positionOf, readCursor, searchOf, type ListCursor } from './record-query.js';
 import { assembleRecord, type CatalogRecord, type RecordInput, type RecordKind } from './record.js';
 import { isAtExpectedRevision, type ExpectedRevisions } from './revision.js';
 import { checkText, uniquenessKey } from './text-rules.js';
@@ -25,14 +26,30 @@ export interface CatalogOptions<F extends string> {
 /** One page of a list, and the page after it when more records follow within reach. */
 export interface ListedPage<F extends string> {
   readonly records: CatalogRecord<F>[];
-  /** Unset on the last page, and where the next page's `skip` would pass `MAX_SKIP`. */
+  /**
+   * The next page of a plain list (no search, sort or cursor). Unset on the last page, and
+   * where the next page's `skip` would pass `MAX_SKIP`.
+   */
   readonly next?: Page;
+  /** The cursor of the next page of a search, sort or cursor walk; unset on the last page. */
+  readonly nextAfter?: ListCursor;
+  /** With `count`, how many records match the search (all of them without one). */
+  readonly total?: number;
 }
 
-/** The page a list asks for: `skip` defaults to 0, `limit` to the largest page. */
+/**
+ * The page a list asks for: `skip` defaults to 0, `limit` to the largest page. Given `q`,
+ * `sort` or `after`, the list is a query: `q` keeps the records whose folded text contains
+ * it, `sort` names the order (`createdAt`, `updatedAt` or the text field, `-` for
+ * descending), `after` is a cursor a previous page gave (`nextAfter`).
+ */
 export interface PageRequest {
   readonly skip?: number | undefined;
   readonly limit?: number | undefined;
+  readonly q?: string | undefined;
+  readonly sort?: string | undefined;
+  readonly after?: unknown;
+  readonly count?: boolean | undefined;
 }
 
 /** The five operations on one kind of record: create, update, find, list and delete. */
@@ -83,15 +100,41 @@ export class Catalog<F extends string> {
     return record;
   }
 
-  /** Lists records oldest first, passing over `skip` and returning at most `limit`; `options.signal` calls the read off. */
+  /**
+   * Lists records oldest first, passing over `skip` and returning at most `limit`, or, given
+   * `q`, `sort` or `after`, a page of that query; `options.signal` calls the read off.
+   */
   async list(request: PageRequest = {}, options?: ReadOptions): Promise<ListedPage<F>> {
     const page = { skip: request.skip ?? 0, limit: request.limit ?? this.maxPageSize };
     this.#checkPage(page);
+    const search = request.q === undefined ? undefined : searchOf(request.q);
+    const count = request.count ?? false;
+    // Checked here whatever the type says, as a document is: a caller may pass what a query string parsed to.
+    if (typeof count !== 'boolean') throw WorkplanError.invalidQuery('count is not a boolean');
+    if (search === undefined && request.sort === undefined && request.after === undefined) {
+      return this.#plainList(page, count, options);
+    }
+    const order = request.sort === undefined ? CREATION_ORDER : orderOf(request.sort, this.kind.field);
+    const after = request.after === undefined ? undefined : readCursor(request.after, this.kind, order, search);
+    const query = { search, order, after, skip: page.skip, limit: page.limit + 1, count };
+    const { records, total } = await this.#repository.query(query, options);
+    const counted = total === undefined ? {} : { total };
+    const last = records[page.limit - 1];
+    if (records.length <= page.limit || last === undefined) return { records, ...counted };
+    const nextAfter = cursorOf(this.kind, order, search, positionOf(last, this.kind.field, order));
+    return { records: records.slice(0, page.limit), nextAfter, ...counted };
+  }
+
+  async #plainList(page: Page, count: boolean, options: ReadOptions | undefined): Promise<ListedPage<F>> {
     // One record more than asked tells whether a next page exists without counting.
-    const records = await this.#repository.list({ skip: page.skip, limit: page.limit + 1 }, options);
-    if (records.length <= page.limit) return { records };
+    const [records, total] = await Promise.all([
+      this.#repository.list({ skip: page.skip, limit: page.limit + 1 }, options),
+      count ? this.#repository.count(options) : undefined,
+    ]);
+    const counted = total === undefined ? {} : { total };
+    if (records.length <= page.limit) return { records, ...counted };
     const next = { skip: page.skip + page.limit, limit: page.limit };
-    return next.skip <= MAX_SKIP ? { records: records.slice(0, page.limit), next } : { records: records.slice(0, page.limit) };
+    return next.skip <= MAX_SKIP ? { records: records.slice(0, page.limit), next, ...counted } : { records: records.slice(0, page.limit), ...counted };
   }
 
   /** Deletes the record with this id; with `expected`, only while it is at one of those revisions (else `stale`). */
@@ -135,13 +178,22 @@ export class Catalog<F extends string> {
     return checked.text;
   }
 
-  #checkPage({ skip, limit }: Page): void {
-    if (!Number.isSafeInteger(skip) || skip < 0 || skip > MAX_SKIP) {
-      throw WorkplanError.invalidPage(`skip must be a whole number from 0 to ${MAX_SKIP}`);
-    }
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > this.maxPageSize) {
-      throw WorkplanError.invalidPage(`limit must be a whole number from 1 to ${this.maxPageSize}`);
-    }
+  #checkPage(page: Page): void {
+    checkPage(page, this.maxPageSize);
+  }
+}
+
+/**
+ * Refuses a page a list cannot take (`invalidPage`): `skip` from 0 to `MAX_SKIP`, `limit`
+ * from 1 to `maxPageSize`. An adapter that reads more of a list request than its page checks
+ * the page first with this, so a bad page is what it answers, as a list would.
+ */
+export function checkPage({ skip, limit }: Page, maxPageSize: number): void {
+  if (!Number.isSafeInteger(skip) || skip < 0 || skip > MAX_SKIP) {
+    throw WorkplanError.invalidPage(`skip must be a whole number from 0 to ${MAX_SKIP}`);
+  }
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > maxPageSize) {
+    throw WorkplanError.invalidPage(`limit must be a whole number from 1 to ${maxPageSize}`);
   }
 }
 

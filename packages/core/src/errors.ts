@@ -1,7 +1,7 @@
 import { type TextRule } from './text-rules.js';
 
 /** Every way a use case can refuse; adapters map each kind to their own answer in one table. */
-export type WorkplanErrorKind = 'validation' | 'invalidPage' | 'notFound' | 'stale' | 'conflict' | 'storageUnavailable';
+export type WorkplanErrorKind = 'validation' | 'invalidPage' | 'invalidQuery' | 'notFound' | 'stale' | 'conflict' | 'storageUnavailable';
 
 /** A rule a document broke: `notObject` for the document itself, a text rule for its field. */
 export interface FieldIssue {
@@ -39,6 +39,11 @@ export class WorkplanError extends Error {
   /** A skip or limit outside its range. */
   static invalidPage(reason: string): WorkplanError {
     return new WorkplanError('invalidPage', reason);
+  }
+
+  /** A search, sort, count or cursor a list cannot take. */
+  static invalidQuery(reason: string): WorkplanError {
+    return new WorkplanError('invalidQuery', reason);
   }
 
   /** No record has the id. */

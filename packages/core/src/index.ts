@@ -1,5 +1,5 @@
 /** @workplan/core: the domain of work schedules and cost centers, with no dependency at all. */
-export { Catalog, MAX_SKIP, type CatalogOptions, type ListedPage, type PageRequest } from './catalog.js';
+export { Catalog, MAX_SKIP, checkPage, type CatalogOptions, type ListedPage, type PageRequest } from './catalog.js';
 export { WorkplanError, type FieldIssue, type WorkplanErrorKind } from './errors.js';
 export {
   systemClock,
@@ -35,6 +35,24 @@ export {
   type KindName,
   type Repositories,
 } from './kinds.js';
+export {
+  CREATION_ORDER,
+  MAX_SEARCH_LENGTH,
+  comparePositions,
+  compareText,
+  cursorOf,
+  foldText,
+  orderOf,
+  positionOf,
+  readCursor,
+  searchOf,
+  type FoundRecords,
+  type ListCursor,
+  type ListPosition,
+  type RecordOrder,
+  type RecordQuery,
+  type SortField,
+} from './record-query.js';
 export { isAtExpectedRevision, revisionOf, type ExpectedRevisions } from './revision.js';
 export { MAX_TEXT_LENGTH, checkText, uniquenessKey, type TextCheck, type TextRule } from './text-rules.js';
 export { createUuidV7Generator, uuidV7Ids, type UuidV7Sources } from './uuid-v7.js';

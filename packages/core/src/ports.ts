@@ -1,4 +1,5 @@
 import { type CatalogRecord } from './record.js';
+import { type FoundRecords, type RecordQuery } from './record-query.js';
 
 /** A window on the list: pass over `skip` records, return at most `limit`. */
 export interface Page {
@@ -50,6 +51,15 @@ export interface RecordRepository<F extends string> {
   update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined>;
   findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined>;
   list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]>;
+  /**
+   * A page of the records matching `query.search`, in `query.order` (ties by id ascending),
+   * after `query.after`; with `query.count`, their number too. Its cost must not grow with
+   * how deep `after` is, and a long one (a search over many records) must not hold up
+   * other reads of the process for long: see the repository contract.
+   */
+  query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>>;
+  /** How many records there are; cheap enough to answer beside every page. */
+  count(options?: ReadOptions): Promise<number>;
   /** Resolves whether a record with the id (and, if given, `expectedUpdatedAt`) was removed. */
   delete(id: string, expectedUpdatedAt?: Date): Promise<boolean>;
 }

@@ -100,3 +100,8 @@ export function dataOf(answer: HttpAnswer, status: number): unknown {
 export type ContractCall = (
   call: import('./http-client.js').HttpCall & { key?: string | string[] | null; json?: unknown },
 ) => Promise<HttpAnswer>;
+
+/** The target of an answer's `Link: <...>; rel="next"`, the one form the service writes; undefined without one. */
+export function nextLinkOf(answer: HttpAnswer): string | undefined {
+  return /^<([^>]+)>; rel="next"$/u.exec(String(answer.headers.link ?? ''))?.[1];
+}

@@ -5,6 +5,7 @@ import {
   dataOf,
   expectProblem,
   ISO_MILLIS,
+  nextLinkOf,
   uniqueText,
   UUID_V7,
   type ContractCall,
@@ -13,6 +14,9 @@ import {
 import { describeHttpEdges } from './http-edges.js';
 import { describeEntityTags } from './http-entity-tags.js';
 import { describeKeyRoles } from './http-roles.js';
+import { describeFindingRecords } from './http-finding.js';
+import { describeWalksWhileRecordsChange } from './http-finding-walk.js';
+import { describeQueryRefusals } from './http-query-refusals.js';
 
 type Json = Record<string, unknown>;
 
@@ -81,7 +85,7 @@ export function describeHttpContract(name: string, start: () => Promise<ServiceU
         while (path !== undefined) {
           const answer = await call({ path });
           seen.push(...(dataOf(answer, 200) as Json[]).map((r) => r.id));
-          path = /^<([^>]+)>; rel="next"$/u.exec(String(answer.headers.link ?? ''))?.[1];
+          path = nextLinkOf(answer);
         }
         expect(seen.filter((id) => created.some((r) => r.id === id))).toEqual(created.map((r) => r.id));
         const all = dataOf(await call({ path: `/api/v1/${plural}` }), 200) as Json[];
@@ -188,5 +192,8 @@ export function describeHttpContract(name: string, start: () => Promise<ServiceU
     describeHttpEdges(() => service, call);
     describeKeyRoles(() => service, call);
     describeEntityTags(call);
+    describeFindingRecords(() => service, call);
+    describeWalksWhileRecordsChange(call);
+    describeQueryRefusals(call);
   });
 }

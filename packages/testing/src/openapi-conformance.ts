@@ -14,6 +14,8 @@ export interface Exchange {
   readonly method: string;
   /** The path as sent, without the query. */
   readonly path: string;
+  /** The query string as sent, without the `?`; none when unset. */
+  readonly query?: string;
   readonly requestBody?: unknown;
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -105,12 +107,13 @@ function requestProblems(document: Json, check: SchemaCheck, operation: unknown,
   const pathItem = member(document.paths, template);
   const segments = exchange.path.replace(/\/$/u, '').split('/');
   const declared = [member(pathItem, 'parameters'), member(operation, 'parameters')].flatMap((p): unknown[] => (Array.isArray(p) ? p : []));
+  const query = new URLSearchParams(exchange.query ?? '');
   const problems = declared.flatMap((definition) => {
     const { name, schema, in: where } = resolve(document, definition);
-    // The exchange records the path it sent, not its headers: header parameters are the sender's business.
-    if (where !== 'path') return [];
-    const index = template.split('/').indexOf(`{${String(name)}}`);
-    return check(asJson(schema), segments[index]).map((e) => `parameter ${String(name)}: ${e}`);
+    const value = where === 'path' ? segments[template.split('/').indexOf(`{${String(name)}}`)] : query.get(String(name));
+    // The exchange records the path and query it sent, not its headers: header parameters are the sender's business.
+    if (where === 'header' || (where === 'query' && value === null)) return [];
+    return check(asJson(schema), value).map((e) => `parameter ${String(name)}: ${e}`);
   });
   const body = member(member(member(operation, 'requestBody'), 'content'), 'application/json');
   if (body !== undefined) problems.push(...check(asJson(member(body, 'schema')), exchange.requestBody).map((e) => `request body: ${e}`));

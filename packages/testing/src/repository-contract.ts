@@ -9,12 +9,17 @@ import {
 } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildRecord } from './records.js';
+import { describeRecordQueryContract } from './repository-query-contract.js';
 
 /** Makes an empty repository of the kind asked for. */
 export type RepositoryFactory = <F extends string>(kind: RecordKind<F>) => Promise<RecordRepository<F>>;
 
-/** The behaviour every RecordRepository must have, run by each adapter against itself. */
+/**
+ * The behaviour every RecordRepository must have, run by each adapter against itself: the
+ * writes, finds and plain lists here, the queries and counts in `describeRecordQueryContract`.
+ */
 export function describeRecordRepositoryContract(adapterName: string, makeRepository: RepositoryFactory): void {
+  describeRecordQueryContract(adapterName, makeRepository);
   describe(`${adapterName} record repository contract`, () => {
     let repository: RecordRepository<'value'>;
 

@@ -116,8 +116,14 @@ const headers: Record<string, Json> = {
   },
   Location: { description: 'O caminho do registro criado.', required: true, schema: { type: 'string' } },
   Link: {
-    description: 'A próxima página, quando há mais registros: `</api/v1/scales/{skip}/{limit}>; rel="next"`.',
+    description:
+      'A próxima página, quando há mais registros: `</api/v1/scales/{skip}/{limit}>; rel="next"` numa lista simples; com `q`, `sort` ou `after`, ' +
+      'o mesmo caminho sem `{skip}` (com o `{limit}` pedido), os mesmos parâmetros e o cursor `after`: `</api/v1/scales/10?sort=value&after=...>; rel="next"`.',
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
+  XTotalCount: {
+    description: 'Só com `count=true`: quantos registros atendem a `q` (todos, sem `q`), não só os da página.',
+    schema: { type: 'string', pattern: DIGITS_PATTERN },
   },
   RetryAfter: { description: 'Segundos a esperar.', required: true, schema: { type: 'string', pattern: DIGITS_PATTERN } },
   Allow: { description: 'Os métodos do caminho.', required: true, schema: { type: 'string' } },

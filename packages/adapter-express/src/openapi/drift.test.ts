@@ -25,6 +25,8 @@ function switchable<F extends string>(inner: RecordRepository<F>): RecordReposit
     update: guard((...args) => inner.update(...args)),
     findById: guard((...args) => inner.findById(...args)),
     list: guard((...args) => inner.list(...args)),
+    query: guard((...args) => inner.query(...args)),
+    count: guard((...args) => inner.count(...args)),
     delete: guard((...args) => inner.delete(...args)),
   };
 }
@@ -64,8 +66,9 @@ afterAll(async () => {
 });
 
 /** Holds one answer to the document, failing the test on any disagreement. */
-function conforms(method: string, path: string, answer: HttpAnswer, requestBody?: unknown): HttpAnswer {
-  const verdict = judge(document, check, { method, path, requestBody, ...answer });
+function conforms(method: string, target: string, answer: HttpAnswer, requestBody?: unknown): HttpAnswer {
+  const [path = '', query] = target.split(/\?(.*)/su);
+  const verdict = judge(document, check, { method, path, ...(query === undefined ? {} : { query }), requestBody, ...answer });
   seen.add(verdict.response);
   expect(verdict.problems).toEqual([]);
   return answer;
@@ -100,6 +103,23 @@ const operations = Object.entries(document.paths as Record<string, Json>).flatMa
     .map((m) => ({ template, method: m.toUpperCase(), statuses: Object.keys((item[m] as { responses: Json }).responses) })),
 );
 
+/** Searches, orders, counts and cursors (issue 28), and a request made of the examples of the list's parameters. */
+async function findingExchanges(plural: string, field: string): Promise<void> {
+  for (const method of ['GET', 'HEAD']) {
+    for (const form of ['', '/1', '/0/1']) {
+      const first = await exchange(method, `/api/v1/${plural}${form}?q=${encodeURIComponent(' TEXTO ')}&sort=-${field}&count=true`);
+      const next = /^<([^>]+)>/u.exec(String(first.headers.link ?? ''))?.[1];
+      if (next !== undefined) await exchange(method, next);
+      await exchange(method, `/api/v1/${plural}${form}?count=true&unknown=1`);
+      for (const bad of ['sort=foo', 'count=yes', 'q=a&q=b', 'after=x!', `q=${'x'.repeat(201)}`]) await exchange(method, `/api/v1/${plural}${form}?${bad}`);
+    }
+  }
+  const parameters = (document.paths as Record<string, { get: { parameters: { name: string; in: string; example: string }[] } }>)[`/api/v1/${plural}`]?.get.parameters ?? [];
+  const examples = parameters.filter((p) => p.in === 'query').map((p) => `${p.name}=${encodeURIComponent(p.example)}`);
+  expect(examples).toHaveLength(4);
+  expect((await exchange('GET', `/api/v1/${plural}?${examples.join('&')}`)).status).toBe(200);
+}
+
 describe('every answer agrees with openapi.json', () => {
   it.each(describedResources)('$singular: success, and each failure of its own', async ({ singular, plural, field }) => {
     const one = `/api/v1/${singular}`;
@@ -129,6 +149,7 @@ describe('every answer agrees with openapi.json', () => {
         await exchange(method, list);
       }
     }
+    await findingExchanges(plural, field);
     await exchange('DELETE', `${one}/${id}`);
     await exchange('DELETE', `${one}/${id}`);
     for (const path of [one, `${one}/x`, `/api/v1/${plural}`, `/api/v1/${plural}/1`, `/api/v1/${plural}/0/1`]) {
@@ -161,6 +182,14 @@ describe('every answer agrees with openapi.json', () => {
     }
     if (listed('400')) await raw(method, path, 'KE\x01Y: a');
     if (listed('431')) await raw(method, path, `X-Big: ${'a'.repeat(20_000)}`);
+  });
+
+  it('holds the query of a success to the parameters the document declares, and ignores one it does not', async () => {
+    const answer = await send(baseUrl, { path: '/api/v1/scales?sort=value', headers: { key } });
+    const judged = (query: string) => judge(document, check, { method: 'GET', path: '/api/v1/scales', query, ...answer }).problems;
+    expect(judged('sort=value&count=false&unknown=1')).toEqual([]);
+    expect(judged('sort=title')).toEqual([expect.stringContaining('parameter sort') as unknown]);
+    expect(judged('count=yes&after=x!')).toHaveLength(2);
   });
 
   // 408 needs a client slower than the server's timers: the app's tests as a process pin it.

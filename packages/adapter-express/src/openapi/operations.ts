@@ -2,6 +2,7 @@ import { type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
 import { EXAMPLE_ID, ref, type Json } from './components.js';
 import { errorResponses, failuresOf } from './error-responses.js';
+import { listQueryParameters } from './list-query.js';
 import { capitalized, phrasesOf } from './portuguese.js';
 
 /** What any operation under `/api` can fail with, beyond its own failures. */
@@ -61,7 +62,9 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
   const tags = [name];
   const record = { id: EXAMPLE_ID, [field]: resource.sample, createdAt: '2026-11-22T14:36:43.123Z', updatedAt: '2026-11-22T14:36:43.123Z' };
   const one = success(`${capitalized(theOne)}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, entityTag);
-  const many = success(`${capitalized(theMany)}, ${agree('das mais antigas às mais novas', 'dos mais antigos aos mais novos')}.`, ref('schemas', `${name}ListEnvelope`), { success: true, data: [record] }, { Link: ref('headers', 'Link') });
+  const listHeaders = { Link: ref('headers', 'Link'), 'X-Total-Count': ref('headers', 'XTotalCount') };
+  const many = success(`${capitalized(theMany)}, ${agree('das mais antigas às mais novas', 'dos mais antigos aos mais novos')}.`, ref('schemas', `${name}ListEnvelope`), { success: true, data: [record] }, listHeaders);
+  const query = { parameters: listQueryParameters(resource) };
   const body = { required: true, content: { 'application/json': { schema: ref('schemas', `${name}Input`), example: { [field]: resource.sample } } } };
 
   const operation = (operationId: string, summary: string, message: string, codes: readonly ErrorCode[], ok: Record<string, Json>, extra: Json = {}) => ({
@@ -85,8 +88,8 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
   });
   const list = (suffix: string, summary: string, codes: readonly ErrorCode[], parameters: readonly string[]) => ({
     parameters: parameters.map((p) => ref('parameters', p)),
-    get: operation(`list${name}s${suffix}`, summary, messages.list, codes, { '200': many }),
-    head: head(`head${name}s${suffix}`, messages.list, codes, { Link: ref('headers', 'Link') }),
+    get: operation(`list${name}s${suffix}`, summary, messages.list, [...codes, 'INVALID_QUERY'], { '200': many }, query),
+    head: head(`head${name}s${suffix}`, messages.list, [...codes, 'INVALID_QUERY'], listHeaders, query),
     options: optionsOperation(`options${name}s${suffix}`, tags, ['GET'], parameters),
   });
   const created = success(`${capitalized(theOne)} ${agree('criada', 'criado')}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location'), ...entityTag });

@@ -2,8 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, runApp, watchPage, type AppProcess, type PageWatch } from '@workplan/testing';
+import { chromiumIsRequired, chromiumPath, hasChromium, launchChromium, runApp, watchPage, type AppProcess, type PageWatch } from '@workplan/testing';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { describe, it } from 'vitest';
 
 // Test-only (left out of the build): the app as `pnpm start` runs it, and the API as the
 // browser tests check it, beside what the console shows.
@@ -96,4 +97,39 @@ export async function openConsoleBrowser(url: string): Promise<ConsoleBrowser> {
       return tab;
     },
   };
+}
+
+/** The built app, with a browser and a tab on it: what a file of browser tests opens once. */
+export interface OpenedConsole {
+  readonly url: string;
+  readonly api: ReturnType<typeof apiOf>;
+  readonly session: ConsoleBrowser;
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+export async function openConsole(): Promise<OpenedConsole> {
+  const app = runConsoleApp();
+  const url = await app.listening();
+  const session = await openConsoleBrowser(url);
+  return {
+    url,
+    api: apiOf(url),
+    session,
+    page: await session.newTab(),
+    close: async () => {
+      await session.browser.close();
+      await app.stop();
+    },
+  };
+}
+
+/** Declares `tests` to run in Chromium; without one, a test in their place says so, and fails under CI=true. */
+export function describeInChromium(name: string, tests: () => void): void {
+  describe(name, { timeout: 30_000 }, () => {
+    it.runIf(chromiumIsRequired)('has a Chromium to run in (CI=true)', () => {
+      throw new Error(`${chromiumPath} is missing: apt-get install -y chromium`);
+    });
+    describe.runIf(hasChromium)('as an operator', tests);
+  });
 }

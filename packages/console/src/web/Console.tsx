@@ -70,7 +70,7 @@ export function Console() {
 }
 
 function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; readonly status: string }) {
-  const { resource, openedId } = useRoute();
+  const { resource, openedId, query } = useRoute();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${resource.words.title} · ${words.product}`;
@@ -102,7 +102,7 @@ function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; reado
         <h1 ref={heading} tabIndex={-1}>
           {resource.words.title}
         </h1>
-        <ResourcePanel key={resource.slug} resource={resource} openedId={openedId} />
+        <ResourcePanel key={resource.slug} resource={resource} openedId={openedId} initialQuery={query} />
       </main>
     </>
   );

@@ -1,3 +1,5 @@
+import { FileReading } from './FileReading.js';
+import { type ImportFile } from './import-file.js';
 import { type Outcome, type ReportLine } from './import-rows.js';
 import { type ConsoleResource } from './resources.js';
 import { hrefOf } from './route.js';
@@ -5,15 +7,18 @@ import { words } from './texts.js';
 
 interface Props {
   readonly resource: ConsoleResource;
+  /** The file the lines came from, as it was read. */
+  readonly file: ImportFile;
   readonly report: readonly ReportLine[];
 }
 
 /** What became of each row of the file, with a count of each outcome. */
-export function ImportReport({ resource, report }: Props) {
+export function ImportReport({ resource, file, report }: Props) {
   const count = (outcome: Outcome) => report.filter((line) => line.outcome === outcome).length;
   return (
     <section class="report" aria-labelledby="import-report-heading">
       <h3 id="import-report-heading">{words.importReport}</h3>
+      <FileReading file={file} />
       <p role="status">
         {words.importSummary({ created: count('created'), exists: count('exists'), invalid: count('invalid'), failed: count('failed'), skipped: count('skipped') })}
       </p>

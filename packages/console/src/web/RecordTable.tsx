@@ -1,3 +1,4 @@
+import { type ListOrder, type SortColumn } from './list-query.js';
 import { RecordRow } from './RecordRow.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { words } from './texts.js';
@@ -7,6 +8,8 @@ interface Props {
   readonly records: Records;
   readonly shown: readonly AnyRecord[];
   readonly caption: string;
+  /** The list's order, and how to change it; a table of one opened record has none. */
+  readonly sorting?: { readonly order: ListOrder; readonly onSort: (order: ListOrder) => void };
   readonly onChanged: (record: AnyRecord) => void;
   readonly onRemoved: (id: string) => void;
 }
@@ -16,15 +19,29 @@ interface Props {
  * (console.css). The roles are spelled out because a browser drops a table's semantics
  * once CSS changes its display, and a screen reader would lose the rows and cells.
  */
-export function RecordTable({ resource, records, shown, caption, onChanged, onRemoved }: Props) {
+export function RecordTable({ resource, records, shown, caption, sorting, onChanged, onRemoved }: Props) {
+  const sortable: readonly (readonly [SortColumn, string])[] = [
+    ['text', resource.words.column],
+    ['createdAt', words.createdAt],
+    ['updatedAt', words.updatedAt],
+  ];
   return (
     <table class="records" role="table" aria-label={caption}>
       <caption class="visually-hidden">{caption}</caption>
       <thead role="rowgroup">
         <tr role="row">
-          <th scope="col" role="columnheader">{resource.words.column}</th>
-          <th scope="col" role="columnheader">{words.createdAt}</th>
-          <th scope="col" role="columnheader">{words.updatedAt}</th>
+          {sortable.map(([column, label]) =>
+            sorting === undefined ? (
+              <th key={column} scope="col" role="columnheader">{label}</th>
+            ) : (
+              <SortableHeader
+                key={column}
+                label={label}
+                sorted={sorting.order.column === column ? sorting.order : undefined}
+                onSort={(descending) => { sorting.onSort({ column, descending }); }}
+              />
+            ),
+          )}
           <th scope="col" role="columnheader">{words.actions}</th>
         </tr>
       </thead>
@@ -34,5 +51,27 @@ export function RecordTable({ resource, records, shown, caption, onChanged, onRe
         ))}
       </tbody>
     </table>
+  );
+}
+
+interface HeaderProps {
+  readonly label: string;
+  /** The list's order, when it is by this column. */
+  readonly sorted: ListOrder | undefined;
+  readonly onSort: (descending: boolean) => void;
+}
+
+/** A column's header that orders the list by it: ascending first, then reversed on each press. */
+function SortableHeader({ label, sorted, onSort }: HeaderProps) {
+  const direction = sorted === undefined ? undefined : sorted.descending ? 'descending' : 'ascending';
+  return (
+    <th scope="col" role="columnheader" aria-sort={direction}>
+      <button type="button" class="sort" onClick={() => { onSort(sorted?.descending === false); }}>
+        {label}
+        <span class="sort-mark" aria-hidden="true">
+          {direction === undefined ? '↕' : direction === 'ascending' ? '▲' : '▼'}
+        </span>
+      </button>
+    </th>
   );
 }

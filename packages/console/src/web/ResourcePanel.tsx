@@ -1,11 +1,14 @@
-import { type PageRequest } from '@workplan/client';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CreateForm } from './CreateForm.js';
 import { FailureNotice } from './FailureNotice.js';
+import { type ListQuery } from './list-query.js';
 import { OpenedRecord } from './OpenedRecord.js';
+import { useRecordList } from './record-list.js';
 import { RecordTable } from './RecordTable.js';
-import { type AnyRecord, type ConsoleResource } from './resources.js';
-import { useOperation, useServices } from './services.js';
+import { type ConsoleResource } from './resources.js';
+import { keepInAddress } from './route.js';
+import { SearchBox } from './SearchBox.js';
+import { useServices } from './services.js';
 import { Spreadsheets } from './Spreadsheets.js';
 import { words } from './texts.js';
 
@@ -14,53 +17,43 @@ const PAGE_SIZES = [10, 25, 100] as const;
 interface Props {
   readonly resource: ConsoleResource;
   readonly openedId: string | undefined;
+  /** The search and order the page's address asked for when the tab opened. */
+  readonly initialQuery: ListQuery;
 }
 
-/** A resource's tab: the record a link opened, a form for a new one, the paged table, and its spreadsheets. */
-export function ResourcePanel({ resource, openedId }: Props) {
+/** A resource's tab: the record a link opened, a form for a new one, the list with its search and order, and its spreadsheets. */
+export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
   const { client } = useServices();
   const records = useMemo(() => resource.recordsOf(client), [resource, client]);
-  const listing = useOperation();
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
-  const [shown, setShown] = useState<readonly AnyRecord[]>([]);
-  const [next, setNext] = useState<PageRequest | undefined>(undefined);
-  const [loaded, setLoaded] = useState(false);
+  const [query, setQuery] = useState(initialQuery);
+  const list = useRecordList(resource, records, query, pageSize);
   const listHeading = useRef<HTMLHeadingElement>(null);
-
-  /** A page from the service; a later page is added below, without the records already shown. */
-  const load = async (page: PageRequest, more: boolean) => {
-    const answer = await listing.run(() => records.listPage(page));
-    if (answer === undefined) return;
-    setShown((before) => (more ? [...before, ...answer.records.filter((record) => !before.some((had) => had.id === record.id))] : answer.records));
-    setNext(answer.next);
-    setLoaded(true);
-  };
-  const reload = () => load({ limit: pageSize }, false);
+  // The address carries the list's search and order, also after a link opened a record.
   useEffect(() => {
-    void reload();
-  }, [records, pageSize]);
+    keepInAddress(resource, openedId, query);
+  }, [resource, openedId, query]);
 
-  const changed = (record: AnyRecord) => {
-    setShown((before) => before.map((had) => (had.id === record.id ? record : had)));
-  };
   const removed = (id: string) => {
-    setShown((before) => before.filter((had) => had.id !== id));
+    list.removed(id);
     // The row that held the focus is gone: keyboard users go on from the list's heading,
     // once the confirmation (a modal, which keeps focus inside it while open) has closed.
     requestAnimationFrame(() => listHeading.current?.focus());
-    // The records after it moved up one place: the next page starts one earlier.
-    setNext((page) => (page === undefined ? page : { limit: page.limit, skip: Math.max(0, (page.skip ?? 0) - 1) }));
   };
-  // New records come last in the service's order: shown at once when the last page is.
-  const created = (record: AnyRecord) => {
-    if (next === undefined) setShown((before) => [...before, record]);
+  const loadMore = async () => {
+    await list.loadMore();
+    // After the last page the button goes, and the focus with it: back to the list's heading.
+    requestAnimationFrame(() => {
+      if (document.activeElement === document.body) listHeading.current?.focus();
+    });
   };
+  const searching = query.search !== '';
 
   return (
     <>
-      {openedId !== undefined && <OpenedRecord resource={resource} records={records} id={openedId} onChanged={changed} onRemoved={removed} />}
-      <CreateForm resource={resource} records={records} onCreated={created} />
-      <section class="list" aria-labelledby="list-heading" aria-busy={listing.busy}>
+      {openedId !== undefined && <OpenedRecord resource={resource} records={records} id={openedId} onChanged={list.changed} onRemoved={removed} />}
+      <CreateForm resource={resource} records={records} onCreated={list.created} />
+      <section class="list" aria-labelledby="list-heading" aria-busy={list.listing.busy}>
         <div class="list-bar">
           <h2 id="list-heading" ref={listHeading} tabIndex={-1}>
             {words.listHeading}
@@ -81,21 +74,34 @@ export function ResourcePanel({ resource, openedId }: Props) {
             </select>
           </label>
         </div>
-        <FailureNotice failure={listing.failure} resource={resource} onRetry={() => void (loaded && next !== undefined ? load(next, true) : reload())} />
-        {loaded && shown.length === 0 && <p class="empty">{words.empty}</p>}
-        {shown.length > 0 && (
-          <RecordTable resource={resource} records={records} shown={shown} caption={resource.words.title} onChanged={changed} onRemoved={removed} />
+        <SearchBox search={query.search} onSearch={(search) => { setQuery((now) => (now.search === search ? now : { ...now, search })); }} />
+        <p class="total" role="status">
+          {list.total !== undefined && resource.words.counted(list.total, searching)}
+        </p>
+        <FailureNotice failure={list.listing.failure} resource={resource} onRetry={() => void (list.loaded && list.next !== undefined ? loadMore() : list.reload())} />
+        {list.loaded && list.shown.length === 0 && <p class="empty">{searching ? words.noneFound : words.empty}</p>}
+        {list.shown.length > 0 && (
+          <RecordTable
+            resource={resource}
+            records={records}
+            shown={list.shown}
+            caption={resource.words.title}
+            sorting={{ order: query.order, onSort: (order) => { setQuery((now) => ({ ...now, order })); } }}
+            onChanged={list.changed}
+            onRemoved={removed}
+          />
         )}
         <div class="list-foot">
-          {loaded && <p>{words.showing(shown.length, next !== undefined)}</p>}
-          {next !== undefined && (
-            <button type="button" disabled={listing.busy} onClick={() => void load(next, true)}>
-              {listing.busy ? words.loading : words.loadMore}
+          {list.loaded && <p>{words.showing(list.shown.length, list.next !== undefined)}</p>}
+          {list.next !== undefined && (
+            // Not disabled while it loads: a disabled button would drop the focus, and the place with it.
+            <button type="button" aria-disabled={list.listing.busy} onClick={() => void (list.listing.busy ? undefined : loadMore())}>
+              {list.listing.busy ? words.loading : words.loadMore}
             </button>
           )}
         </div>
       </section>
-      <Spreadsheets resource={resource} records={records} onImported={() => void reload()} />
+      <Spreadsheets resource={resource} records={records} onImported={() => void list.reload()} />
     </>
   );
 }

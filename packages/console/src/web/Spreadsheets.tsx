@@ -1,6 +1,7 @@
 import { useId, useState } from 'preact/hooks';
-import { importRowsOf, type ImportRow } from './csv.js';
 import { ExportButton } from './ExportButton.js';
+import { FileReading } from './FileReading.js';
+import { importFileOf, type ImportFile } from './import-file.js';
 import { ImportReport } from './ImportReport.js';
 import { startImport, type ImportStop, type ReportLine } from './import-rows.js';
 import { type ConsoleResource, type Records } from './resources.js';
@@ -24,21 +25,22 @@ interface Running {
 /** Export to CSV, and import a CSV of values with a progress bar, a cancel and a per-row report. */
 export function Spreadsheets({ resource, records, onImported }: Props) {
   const { refused } = useServices();
-  const [rows, setRows] = useState<readonly ImportRow[] | undefined>(undefined);
+  // The file chosen, until its import ends; null when it could not be read as text.
+  const [file, setFile] = useState<ImportFile | null | undefined>(undefined);
   const [running, setRunning] = useState<Running | undefined>(undefined);
-  const [report, setReport] = useState<readonly ReportLine[] | undefined>(undefined);
+  const [report, setReport] = useState<{ readonly file: ImportFile; readonly lines: readonly ReportLine[] } | undefined>(undefined);
   const fileId = useId();
   const helpId = useId();
 
   const choose = async (input: HTMLInputElement) => {
     setReport(undefined);
-    const file = input.files?.[0];
-    setRows(file === undefined ? undefined : importRowsOf(await file.text()));
+    const chosen = input.files?.[0];
+    setFile(chosen === undefined ? undefined : (importFileOf(new Uint8Array(await chosen.arrayBuffer())) ?? null));
   };
 
-  const run = async (chosen: readonly ImportRow[]) => {
+  const run = async (chosen: ImportFile) => {
     const lines: ReportLine[] = [];
-    const importing = startImport(records, chosen, {
+    const importing = startImport(records, chosen.rows, {
       onRow: (line, done) => {
         lines.push(line);
         setRunning((now) => now && { ...now, done, waiting: '' });
@@ -48,10 +50,10 @@ export function Spreadsheets({ resource, records, onImported }: Props) {
       },
       onRefused: refused,
     });
-    setRunning({ stop: importing, done: 0, total: chosen.length, waiting: '' });
-    setReport(await importing.finished);
+    setRunning({ stop: importing, done: 0, total: chosen.rows.length, waiting: '' });
+    setReport({ file: chosen, lines: await importing.finished });
     setRunning(undefined);
-    setRows(undefined);
+    setFile(undefined);
     if (lines.some((line) => line.outcome === 'created')) onImported();
   };
 
@@ -72,12 +74,14 @@ export function Spreadsheets({ resource, records, onImported }: Props) {
           disabled={running !== undefined}
           onChange={(event) => void choose(event.currentTarget)}
         />
-        {rows !== undefined && running === undefined && (
-          rows.length === 0 ? (
+        {file === null && <p role="alert">{words.importUnreadable}</p>}
+        {file && running === undefined && <FileReading file={file} />}
+        {file && running === undefined && (
+          file.rows.length === 0 ? (
             <p role="alert">{words.importNothing}</p>
           ) : (
-            <button type="button" onClick={() => void run(rows)}>
-              {words.importStart(rows.length)}
+            <button type="button" onClick={() => void run(file)}>
+              {words.importStart(file.rows.length)}
             </button>
           )
         )}
@@ -91,7 +95,7 @@ export function Spreadsheets({ resource, records, onImported }: Props) {
             </button>
           </div>
         )}
-        {report !== undefined && <ImportReport resource={resource} report={report} />}
+        {report !== undefined && <ImportReport resource={resource} file={report.file} report={report.lines} />}
       </div>
     </section>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvOf, importRowsOf, rowsOfCsv } from './csv.js';
+import { csvOf, rowsOfCsv } from './csv.js';
 
 describe('csvOf', () => {
   it('starts with a UTF-8 BOM, separates cells with ; and rows with CRLF, and quotes only where it must', () => {
@@ -19,10 +19,71 @@ describe('csvOf', () => {
   });
 });
 
+describe('a cell a spreadsheet would run as a formula', () => {
+  const attacks = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-1', '\tdepois de um tab', '\rdepois de um retorno'];
+
+  it('is written behind a single quote, and quoted, so no cell of an export starts a formula (OWASP CSV injection)', () => {
+    expect(csvOf([['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-1']])).toBe(
+      `\uFEFF"'=HYPERLINK(""http://x"",""y"")";"'+cmd|' /C calc'!A0";"'@SUM(1+1)";"'-1"\r\n`,
+    );
+    expect(csvOf([['\tx', '\rx']])).toBe(`\uFEFF"'\tx";"'\rx"\r\n`);
+    const cells = csvOf([attacks]).slice(1).split(';');
+    expect(cells.every((cell) => cell.startsWith(`"'`))).toBe(true);
+  });
+
+  it('leaves alone a cell that only holds such a character later on, or is a number', () => {
+    expect(csvOf([['12x36', 'a=b', 'Turno -1', '1', 'e-mail @rh']])).toBe('\uFEFF12x36;a=b;Turno -1;1;e-mail @rh\r\n');
+  });
+
+  it('reads back as the text that was written, also a text that began with a quote already', () => {
+    const rows = [attacks, ["'=já com aspas", "''-duas", "'só aspas", "'"]];
+    expect(rowsOfCsv(csvOf(rows)).map((row) => row.cells)).toEqual(rows);
+  });
+
+  it('is read back from the file as Excel saves it again: the quote kept, the cell quoted only where it must be', () => {
+    expect(rowsOfCsv(`'-1;"'=HYPERLINK(""http://x"",""y"")";'@SUM(1+1);"'+cmd|' /C calc'!A0"\r\n`)[0]?.cells).toEqual([
+      '-1',
+      '=HYPERLINK("http://x","y")',
+      '@SUM(1+1)',
+      "+cmd|' /C calc'!A0",
+    ]);
+  });
+
+  it('keeps the quote of a cell that only starts with one: the operator typed it', () => {
+    expect(rowsOfCsv("'Turno A';'12x36\n")[0]?.cells).toEqual(["'Turno A'", "'12x36"]);
+  });
+});
+
 describe('rowsOfCsv', () => {
   it('takes , when no ; stands outside quotes, and any line ending', () => {
     expect(rowsOfCsv('a,b\r\n"c;d",e\nf,g\rh,i').map((row) => row.cells)).toEqual([['a', 'b'], ['c;d', 'e'], ['f', 'g'], ['h', 'i']]);
     expect(rowsOfCsv('a,b;c\n').map((row) => row.cells)).toEqual([['a,b', 'c']]);
+  });
+
+  it('reads a quote inside an unquoted cell as text, not as the start of a quoted cell that swallows the rows after it', () => {
+    expect(rowsOfCsv('Turno 12" noturno\r\n6x1\r\n5x2\r\n').map((row) => row.cells)).toEqual([['Turno 12" noturno'], ['6x1'], ['5x2']]);
+    expect(rowsOfCsv('a;Turno 12" noturno;b\nc;d;e\n').map((row) => row.cells)).toEqual([['a', 'Turno 12" noturno', 'b'], ['c', 'd', 'e']]);
+    expect(rowsOfCsv('x;Tela 15"\ny;Tela 17"\n').map((row) => row.cells)).toEqual([['x', 'Tela 15"'], ['y', 'Tela 17"']]);
+  });
+
+  it('takes the separator from outside quoted cells only, with a stray quote before them', () => {
+    expect(rowsOfCsv('Turno 12" noturno,x\r\n"Controladoria; fiscal",y\r\n').map((row) => row.cells)).toEqual([
+      ['Turno 12" noturno', 'x'],
+      ['Controladoria; fiscal', 'y'],
+    ]);
+    expect(rowsOfCsv('id,"diz ""a;b""",z\n').map((row) => row.cells)).toEqual([['id', 'diz "a;b"', 'z']]);
+  });
+
+  it('reads a file as Excel writes it: quoted cells with "" escapes, a quoted line break, CRLF or LF', () => {
+    const excel = 'ID;Título\r\n1;"Centro ""A""; sede"\r\n2;"duas\r\nlinhas"\r\n3;"Tela 15"""\n4;""\n5;Fim';
+    expect(rowsOfCsv(excel)).toEqual([
+      { line: 1, cells: ['ID', 'Título'] },
+      { line: 2, cells: ['1', 'Centro "A"; sede'] },
+      { line: 3, cells: ['2', 'duas\r\nlinhas'] },
+      { line: 5, cells: ['3', 'Tela 15"'] },
+      { line: 6, cells: ['4', ''] },
+      { line: 7, cells: ['5', 'Fim'] },
+    ]);
   });
 
   it('leaves out empty lines but keeps a quoted empty or blank value, and numbers rows by the line they start on', () => {
@@ -34,29 +95,5 @@ describe('rowsOfCsv', () => {
       { line: 5, cells: ['dois\nlinhas'] },
       { line: 7, cells: ['três'] },
     ]);
-  });
-});
-
-describe('importRowsOf', () => {
-  it('reads one column of values, with no header', () => {
-    expect(importRowsOf('12x36\n6x1\r\n5x2')).toEqual([
-      { line: 1, text: '12x36' },
-      { line: 2, text: '6x1' },
-      { line: 3, text: '5x2' },
-    ]);
-  });
-
-  it('reads the column headed Valor or Título, as the console exports it, from the line after the header', () => {
-    const exported = csvOf([['ID', 'Título', 'Criado em'], ['x', 'Financeiro', 'd'], ['y', 'Controladoria; fiscal', 'd']]);
-    expect(importRowsOf(exported)).toEqual([
-      { line: 2, text: 'Financeiro' },
-      { line: 3, text: 'Controladoria; fiscal' },
-    ]);
-    expect(importRowsOf('valor\n12x36').map((row) => row.text)).toEqual(['12x36']);
-    expect(importRowsOf('TITULO,outra\nRH,z').map((row) => row.text)).toEqual(['RH']);
-  });
-
-  it('reads the first column when no header names the value', () => {
-    expect(importRowsOf('Compras;ignorado\nVendas;x').map((row) => row.text)).toEqual(['Compras', 'Vendas']);
   });
 });

@@ -1,15 +1,31 @@
 // CSV as spreadsheets write it: RFC 4180 quoting, any line ending, `;` (Excel's separator
 // where the decimal mark is a comma, as in Brazil) or `,`.
 
+// A cell that starts with one of these a spreadsheet runs as a formula (OWASP, "CSV
+// Injection"): `=HYPERLINK(...)` leaks data, `+cmd|...` runs a program. Written behind a
+// single quote it is text. Quotes already in front count in, so that reading back takes
+// off exactly the one that writing put on, and a text of `'=` survives the round trip.
+const FORMULA_START = /^'*[=+\-@\t\r]/u;
+
 const BOM = '\uFEFF';
 
-/** Rows as a CSV file for a spreadsheet: a UTF-8 BOM (so Excel reads the accents right), `;` between cells, CRLF after each row. */
+/**
+ * Rows as a CSV file for a spreadsheet: a UTF-8 BOM (so Excel reads the accents right), `;`
+ * between cells, CRLF after each row, and no cell a spreadsheet would run as a formula.
+ */
 export function csvOf(rows: readonly (readonly string[])[], separator = ';'): string {
-  return BOM + rows.map((row) => row.map((cell) => quoted(cell, separator)).join(separator)).join('\r\n') + '\r\n';
+  return BOM + rows.map((row) => row.map((cell) => cellOf(cell, separator)).join(separator)).join('\r\n') + '\r\n';
 }
 
-function quoted(cell: string, separator: string): string {
-  return cell.includes(separator) || /["\r\n]/u.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+function cellOf(text: string, separator: string): string {
+  const formula = FORMULA_START.test(text);
+  const cell = formula ? `'${text}` : text;
+  return formula || cell.includes(separator) || /["\r\n]/u.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+}
+
+/** A cell as it was before `csvOf` kept a spreadsheet from running it: without the one quote put in front. */
+function textOfCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
 }
 
 /** One row of a CSV file, and the line of the file it starts on (1 for the first). */
@@ -20,79 +36,75 @@ export interface CsvRow {
 
 /**
  * The rows of a CSV file, with the separator it uses: `;` when one stands outside quotes
- * anywhere in the file, else `,`. Empty lines are left out; a BOM is dropped.
+ * anywhere in the file, else `,`. Empty lines are left out; a BOM is dropped; a cell that
+ * `csvOf` wrote behind a quote (`'=...`) is read as the text it was.
  */
 export function rowsOfCsv(file: string): CsvRow[] {
   const text = file.startsWith(BOM) ? file.slice(1) : file;
-  const separator = separatorOf(text);
   const rows: CsvRow[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoting = false;
-  let line = 1;
-  let rowLine = 1;
-  let empty = true;
-  const endRow = () => {
-    if (!empty) rows.push({ line: rowLine, cells: [...cells, cell] });
-    cells = [];
-    cell = '';
-    empty = true;
-  };
-  for (let at = 0; at < text.length; at += 1) {
-    const char = text.charAt(at);
-    if (quoting) {
-      if (char === '"' && text.charAt(at + 1) === '"') {
-        cell += '"';
-        at += 1;
-      } else if (char === '"') quoting = false;
-      else {
-        if (char === '\n' || (char === '\r' && text.charAt(at + 1) !== '\n')) line += 1;
-        cell += char;
-      }
-    } else if (char === '\r' || char === '\n') {
-      if (char === '\r' && text.charAt(at + 1) === '\n') at += 1;
-      endRow();
-      line += 1;
-      rowLine = line;
-    } else {
-      empty = false;
-      if (char === '"') quoting = true;
-      else if (char === separator) {
-        cells.push(cell);
-        cell = '';
-      } else cell += char;
-    }
+  let row: CsvCell[] = [];
+  for (const cell of cellsOf(text, separatorOf(text))) {
+    row.push(cell);
+    if (cell.end !== ROW_END) continue;
+    const [only] = row;
+    if (row.length > 1 || only?.quoted === true || only?.text !== '') rows.push({ line: cell.line, cells: row.map((one) => textOfCell(one.text)) });
+    row = [];
   }
-  endRow();
   return rows;
 }
 
 function separatorOf(text: string): ';' | ',' {
-  let quoting = false;
-  for (const char of text) {
-    if (char === '"') quoting = !quoting;
-    else if (char === ';' && !quoting) return ';';
-  }
+  for (const cell of cellsOf(text, ';,')) if (cell.end === ';') return ';';
   return ',';
 }
 
-/** One value to import, and the line of the file it came from, for the report. */
-export interface ImportRow {
-  readonly line: number;
+const ROW_END = '\n';
+
+interface CsvCell {
   readonly text: string;
+  /** Written in quotes: `""` is an empty value, where nothing at all is an empty line. */
+  readonly quoted: boolean;
+  /** What ended it: one of the separators, or ROW_END at a line's end or the file's. */
+  readonly end: string;
+  /** The line of the file its row starts on. */
+  readonly line: number;
 }
 
-// A first row naming one of these (any case, accents or not) is a header: its column is read.
-const VALUE_HEADERS = ['valor', 'value', 'titulo', 'title'];
-
-/** The values of a CSV file to import: the column headed «Valor» or «Título» (an export of the console's), else the first. */
-export function importRowsOf(file: string): ImportRow[] {
-  const rows = rowsOfCsv(file);
-  const header = rows[0]?.cells.findIndex((cell) => VALUE_HEADERS.includes(headerWord(cell))) ?? -1;
-  const column = Math.max(header, 0);
-  return rows.slice(header >= 0 ? 1 : 0).map(({ line, cells }) => ({ line, text: cells[column] ?? '' }));
-}
-
-function headerWord(cell: string): string {
-  return cell.trim().normalize('NFD').replace(/\p{Mn}/gu, '').toLowerCase();
+/**
+ * The cells of a CSV text, cut at any of `separators` and at line ends (CRLF, LF or CR).
+ * A quote opens a quoted cell only as the cell's first character, as Excel reads it: in
+ * `Turno 12" noturno` it is text, not the start of a cell that runs to the end of the file.
+ */
+function* cellsOf(text: string, separators: string): Generator<CsvCell> {
+  let cell = '';
+  let quoted = false;
+  let quoting = false;
+  let line = 1;
+  let rowLine = 1;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text.charAt(at);
+    if (quoting) {
+      if (char !== '"') {
+        cell += char;
+        if (char === '\n' || (char === '\r' && text.charAt(at + 1) !== '\n')) line += 1;
+      } else if (text.charAt(at + 1) === '"') {
+        cell += '"';
+        at += 1;
+      } else quoting = false;
+    } else if (char === '"' && cell === '' && !quoted) {
+      quoting = true;
+      quoted = true;
+    } else if (separators.includes(char) || char === '\r' || char === '\n') {
+      const endsRow = char === '\r' || char === '\n';
+      if (char === '\r' && text.charAt(at + 1) === '\n') at += 1;
+      yield { text: cell, quoted, end: endsRow ? ROW_END : char, line: rowLine };
+      cell = '';
+      quoted = false;
+      if (endsRow) {
+        line += 1;
+        rowLine = line;
+      }
+    } else cell += char;
+  }
+  yield { text: cell, quoted, end: ROW_END, line: rowLine };
 }

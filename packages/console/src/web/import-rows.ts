@@ -1,5 +1,5 @@
 import { WorkplanClientError, type RetryNotice } from '@workplan/client';
-import { type ImportRow } from './csv.js';
+import { type ImportRow } from './import-file.js';
 import { failureOf, isAbort, type Failure } from './failure.js';
 import { type Records } from './resources.js';
 import { words } from './texts.js';

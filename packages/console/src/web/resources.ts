@@ -22,11 +22,17 @@ export interface ConsoleResource {
   /** Its part of the page's address: `#/escalas`, `#/escalas/{id}`. */
   readonly slug: string;
   readonly words: ResourceWords;
+  /** The API's name of its text field, which is also the list's `sort` by text. */
+  readonly field: string;
   readonly textOf: (record: AnyRecord) => string;
   readonly recordsOf: (client: WorkplanClient) => Records;
 }
 
 // The one place the field's name is used: the screens only ever see a record's text.
+function consoleResource<F extends string>(slug: string, resourceWords: ResourceWords, field: F, clientOf: (client: WorkplanClient) => ResourceClient<F>): ConsoleResource {
+  return { slug, words: resourceWords, field, textOf: (record) => record[field] ?? '', recordsOf: (client) => recordsOf(clientOf(client), field) };
+}
+
 function recordsOf<F extends string>(resource: ResourceClient<F>, field: F): Records {
   const input = (text: string) => ({ [field]: text }) as { readonly [K in F]: string };
   const write = (options: WriteOptions | undefined) => options as CallOptions & { readonly ifMatch?: WorkplanRecord<F> };
@@ -34,18 +40,14 @@ function recordsOf<F extends string>(resource: ResourceClient<F>, field: F): Rec
     create: (text, options) => resource.create(input(text), options),
     update: (id, text, options) => resource.update(id, input(text), write(options)),
     find: (id, options) => resource.find(id, options),
-    listPage: (page, options) => resource.listPage(page, options),
-    pages: (first, options) => resource.pages(first, options),
+    // The screens name the text's order by `field`, which is this resource's own.
+    listPage: (page, options) => resource.listPage(page as PageRequest<F> | undefined, options),
+    pages: (first, options) => resource.pages(first as PageRequest<F> | undefined, options),
     delete: (id, options) => resource.delete(id, write(options)),
   };
 }
 
 export const consoleResources: readonly ConsoleResource[] = [
-  { slug: 'escalas', words: words.scales, textOf: (record) => record.value ?? '', recordsOf: (client) => recordsOf(client.scales, 'value') },
-  {
-    slug: 'centros-de-custo',
-    words: words.costCenters,
-    textOf: (record) => record.title ?? '',
-    recordsOf: (client) => recordsOf(client.costCenters, 'title'),
-  },
+  consoleResource('escalas', words.scales, 'value', (client) => client.scales),
+  consoleResource('centros-de-custo', words.costCenters, 'title', (client) => client.costCenters),
 ];

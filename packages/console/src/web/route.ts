@@ -1,23 +1,28 @@
 import { useEffect, useState } from 'preact/hooks';
+import { listQueryOf, parametersOf, type ListQuery } from './list-query.js';
 import { consoleResources, type ConsoleResource } from './resources.js';
 
-/** Where the operator is: a resource's tab, and the record opened in it, if any (`#/escalas/{id}`). */
+/** Where the operator is: a resource's tab, the record opened in it, if any (`#/escalas/{id}`), and the list's search and order. */
 export interface Route {
   readonly resource: ConsoleResource;
   readonly openedId: string | undefined;
+  readonly query: ListQuery;
 }
 
-/** The address of a resource's tab, or of one of its records. */
-export function hrefOf(resource: ConsoleResource, id?: string): string {
-  return id === undefined ? `#/${resource.slug}` : `#/${resource.slug}/${encodeURIComponent(id)}`;
+/** The address of a resource's tab, or of one of its records, with the list's search and order when given. */
+export function hrefOf(resource: ConsoleResource, id?: string, query?: ListQuery): string {
+  const path = id === undefined ? `#/${resource.slug}` : `#/${resource.slug}/${encodeURIComponent(id)}`;
+  return query === undefined ? path : path + parametersOf(query, resource.field);
 }
 
 function routeOf(hash: string): Route {
-  const [slug, id] = hash.replace(/^#\/?/u, '').split('/');
+  const [place = '', parameters = ''] = hash.replace(/^#\/?/u, '').split('?');
+  const [slug, id] = place.split('/');
   const resource = consoleResources.find((candidate) => candidate.slug === slug) ?? consoleResources[0];
   if (resource === undefined) throw new Error('the console describes no resource');
   const openedId = id === undefined || id === '' || resource.slug !== slug ? undefined : decodeURIComponent(id);
-  return { resource, openedId };
+  const query = listQueryOf(new URLSearchParams(resource.slug === slug ? parameters : ''), resource.field);
+  return { resource, openedId, query };
 }
 
 /** The route of the page's address, kept current as links and the back button change it. */
@@ -33,4 +38,13 @@ export function useRoute(): Route {
     };
   }, []);
   return route;
+}
+
+/**
+ * Writes the list's search and order into the page's address, in place (no new history
+ * entry for each letter typed, and no hashchange), so a reload shows the same list.
+ */
+export function keepInAddress(resource: ConsoleResource, openedId: string | undefined, query: ListQuery): void {
+  const href = hrefOf(resource, openedId, query);
+  if (location.hash !== href) history.replaceState(history.state, '', href);
 }

@@ -32,10 +32,11 @@ export interface Operation {
 /** Calls from a component: a refused key goes back to the key form, a cancel says nothing, any other failure is kept. */
 export function useOperation(): Operation {
   const { refused } = useServices();
-  const [busy, setBusy] = useState(false);
+  // Runs may overlap (a search typed while the last one is answered): busy while any is.
+  const [running, setRunning] = useState(0);
   const [failure, setFailure] = useState<Failure | undefined>(undefined);
   const run = async <T,>(call: () => Promise<T>, onFailure?: (failure: Failure) => void): Promise<T | undefined> => {
-    setBusy(true);
+    setRunning((count) => count + 1);
     setFailure(undefined);
     try {
       return await call();
@@ -47,11 +48,11 @@ export function useOperation(): Operation {
       onFailure?.(shown);
       return undefined;
     } finally {
-      setBusy(false);
+      setRunning((count) => count - 1);
     }
   };
   return {
-    busy,
+    busy: running > 0,
     failure,
     run,
     clear: () => {

@@ -16,7 +16,12 @@ export interface ResourceWords {
   /** The exported file's name, before the date: "escalas-de-trabalho". */
   readonly fileName: string;
   readonly created: (text: string) => string;
+  /** How many there are, or were found by a search: "1.234 centros de custo", "1 escala de trabalho encontrada". */
+  readonly counted: (count: number, found: boolean) => string;
 }
+
+// Counts in Brazilian Portuguese whatever the browser's locale: "1.234".
+const counting = new Intl.NumberFormat('pt-BR');
 
 export const words = {
   product: 'workplan',
@@ -30,6 +35,8 @@ export const words = {
     sample: 'ex.: 12x36',
     fileName: 'escalas-de-trabalho',
     created: (text) => `Escala de trabalho «${text}» criada.`,
+    counted: (count, found) =>
+      count === 1 ? `1 escala de trabalho${found ? ' encontrada' : ''}` : `${counting.format(count)} escalas de trabalho${found ? ' encontradas' : ''}`,
   } satisfies ResourceWords,
   costCenters: {
     title: 'Centros de custo',
@@ -39,6 +46,8 @@ export const words = {
     sample: 'ex.: Financeiro',
     fileName: 'centros-de-custo',
     created: (text) => `Centro de custo «${text}» criado.`,
+    counted: (count, found) =>
+      count === 1 ? `1 centro de custo${found ? ' encontrado' : ''}` : `${counting.format(count)} centros de custo${found ? ' encontrados' : ''}`,
   } satisfies ResourceWords,
 
   key: {
@@ -74,6 +83,9 @@ export const words = {
   showing: (shown: number, more: boolean) =>
     `${shown === 1 ? '1 registro exibido' : `${shown} registros exibidos`}${more ? '; há mais.' : '; não há mais registros.'}`,
   empty: 'Nenhum registro ainda. Crie o primeiro acima ou importe uma planilha.',
+  noneFound: 'Nenhum registro contém o texto buscado.',
+  search: 'Buscar',
+  searchHelp: 'Parte do texto; acentos e maiúsculas não fazem diferença.',
 
   listHeading: 'Registros cadastrados',
   opened: 'Registro aberto',
@@ -102,6 +114,13 @@ export const words = {
     'Uma coluna de valores, um por linha. Se houver mais colunas (separadas por ; ou ,), usa-se a de cabeçalho «Valor» ou «Título», ou então a primeira.',
   importStart: (count: number) => (count === 1 ? 'Importar 1 linha' : `Importar ${count} linhas`),
   importNothing: 'O arquivo não tem nenhuma linha com valor.',
+  importUnreadable:
+    'Este arquivo não é um CSV de texto (nem UTF-8 nem Windows-1252); talvez seja uma pasta de trabalho do Excel (.xlsx). No Excel, use Arquivo › Salvar como, escolha o tipo «CSV UTF-8 (Delimitado por vírgulas)» e selecione o arquivo salvo.',
+  readAs: {
+    'utf-8': 'Arquivo lido como UTF-8.',
+    'windows-1252': 'Arquivo lido como Windows-1252, a codificação que o Excel usa por padrão no Windows (não era UTF-8).',
+  },
+  headerSkipped: (header: string) => `A primeira linha é um cabeçalho («${header}»): não é importada.`,
   importProgress: (done: number, total: number) => `Importando: ${done} de ${total}`,
   importCancel: 'Cancelar importação',
   importCancelled: 'Importação cancelada: as linhas seguintes não foram enviadas.',

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { HttpFailure } from './http-failure.js';
+import { listParametersOf, queryStringOf } from './list-parameters.js';
+
+const refused = (target: string) => () => listParametersOf(target);
+
+describe('listParametersOf', () => {
+  it('reads nothing from a target without a query, or with only parameters it does not know', () => {
+    expect(listParametersOf('/scales/10')).toEqual({});
+    expect(listParametersOf('/scales?')).toEqual({});
+    expect(listParametersOf('/scales?Q=x&search=y&sorting=z&foo[bar]=1&%ZZ=1&&=')).toEqual({});
+  });
+
+  it('reads q, sort, count and after, percent-encoded UTF-8 with + as a space', () => {
+    expect(listParametersOf('/scales?q=manuten%C3%A7%C3%A3o+el%C3%A9trica&sort=-value&count=true&after=abc_-')).toEqual({
+      q: 'manutenção elétrica',
+      sort: '-value',
+      count: true,
+      after: 'abc_-',
+    });
+    expect(listParametersOf('/scales?count=false&q=%2B%26%3D')).toEqual({ count: false, q: '+&=' });
+    expect(listParametersOf('/scales?q&sort=')).toEqual({ q: '', sort: '' });
+  });
+
+  it.each([
+    ['q twice', '?q=a&q=a'],
+    ['sort twice', '?sort=value&sort=-value'],
+    ['after twice', '?after=a&after=a'],
+    ['count twice', '?count=true&count=true'],
+    ['q as an object', '?q[a]=1'],
+    ['q as an array', '?q[]=1'],
+    ['an encoded bracket', '?q%5Ba%5D=1'],
+    ['q that is not UTF-8', '?q=%FF'],
+    ['q with a lone surrogate', '?q=%ED%A0%80'],
+    ['q with malformed percent-encoding', '?q=%E0%A4%A'],
+    ['count=yes', '?count=yes'],
+    ['count=TRUE', '?count=TRUE'],
+    ['count without a value', '?count'],
+  ])('refuses %s as INVALID_QUERY', (_label, query) => {
+    expect(refused(`/scales${query}`)).toThrow(new HttpFailure('INVALID_QUERY'));
+    expect(refused(`/scales${query}`)).toThrow(HttpFailure);
+  });
+
+  it('writes back what it reads, each value percent-encoded, in the order q, sort, count, after', () => {
+    const parameters = { after: 'abc', count: false, sort: 'value', q: 'P&D + 50% #1 ação' };
+    const written = queryStringOf(parameters);
+    expect(written).toBe('?q=P%26D%20%2B%2050%25%20%231%20a%C3%A7%C3%A3o&sort=value&count=false&after=abc');
+    expect(listParametersOf(`/scales${written}`)).toEqual(parameters);
+    expect(queryStringOf({})).toBe('');
+  });
+});

@@ -1,0 +1,66 @@
+import { cursorOf, MAX_SEARCH_LENGTH, recordKinds, searchOf, type RecordKind } from '@workplan/core';
+import { cursorToken } from '../list-cursor.js';
+import { type ResourceDescription } from '../resources.js';
+import { EXAMPLE_ID, type Json } from './components.js';
+import { phrasesOf } from './portuguese.js';
+
+/** The cursor's alphabet: base64url, unpadded. */
+const CURSOR_PATTERN = '^[A-Za-z0-9_-]+$';
+
+/** The orders a list of `field` takes, as `sort` names them. */
+export function sortsOf(field: string): string[] {
+  return ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', field, `-${field}`];
+}
+
+/** The query parameters of a resource's list (the contract's "Finding records"), with examples. */
+export function listQueryParameters(resource: ResourceDescription): Json[] {
+  const { field } = resource;
+  const { theMany, agree } = phrasesOf(resource);
+  const search = resource.sample.toLowerCase();
+  return [
+    {
+      name: 'q',
+      in: 'query',
+      required: false,
+      description:
+        `Busca: só ${theMany} cujo \`${field}\` contém \`q\`, os dois comparados sem distinguir maiúsculas, acentos e espaços repetidos ` +
+        `(\`manutencao\` acha \`Manutenção Elétrica\`). 1 a ${MAX_SEARCH_LENGTH} caracteres depois de aparado; vazio não filtra.`,
+      schema: { type: 'string' },
+      example: search,
+    },
+    {
+      name: 'sort',
+      in: 'query',
+      required: false,
+      description:
+        `A ordem: \`createdAt\` (a de sempre), \`updatedAt\` ou \`${field}\`; com \`-\` na frente, ao contrário. \`${field}\` ordena ` +
+        `o texto sem distinguir maiúsculas e acentos (\`Álvaro\` junto de \`alvaro\`). Empates, pelo \`id\` crescente, também ao contrário.`,
+      schema: { type: 'string', enum: sortsOf(field) },
+      example: field,
+    },
+    {
+      name: 'count',
+      in: 'query',
+      required: false,
+      description: `\`true\`: a resposta traz \`X-Total-Count\`, quant${agree('as', 'os')} ${resource.many} atendem a \`q\` (tod${agree('as', 'os')}, sem \`q\`).`,
+      schema: { type: 'string', enum: ['true', 'false'] },
+      example: 'true',
+    },
+    {
+      name: 'after',
+      in: 'query',
+      required: false,
+      description:
+        'Cursor opaco da próxima página, tirado do `Link: rel="next"`: só vale na lista, na ordem e na busca que o deram. ' +
+        'Com `{skip}`, o salto conta depois do cursor.',
+      schema: { type: 'string', pattern: CURSOR_PATTERN },
+      // The cursor of a page of the other examples (that search, that order), so together they make a request that works.
+      example: cursorToken(cursorOf(kindOf(resource), { field: 'text', descending: false }, searchOf(search), { value: search, id: EXAMPLE_ID })),
+    },
+  ];
+}
+
+/** The kind of record a resource serves, found by its text field; the example cursor names it. */
+function kindOf(resource: ResourceDescription): RecordKind<string> {
+  return Object.values(recordKinds).find((kind) => kind.field === resource.field) ?? { name: resource.singular, field: resource.field };
+}

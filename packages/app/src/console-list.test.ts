@@ -1,0 +1,160 @@
+import { expectAccessible, warnWithoutChromium, withAxe } from '@workplan/testing';
+import { type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { describeInChromium, openConsole, rowsOf, signIn, type OpenedConsole } from './testing/console-session.js';
+
+// The console's list for a clerk's whole day, in Debian's Chromium: a search as you type,
+// columns that order it, the total, "Carregar mais" along the API's cursor, and all of it
+// kept in the page's address. Every list shown is checked against the API's own answer.
+
+warnWithoutChromium('console-list.test.ts', 'the operator console\'s search, order and count');
+
+const COST_CENTERS = 1234;
+const MAINTENANCE = ['Manutenção Elétrica', 'manutenção predial', 'Manutencao hidráulica'];
+
+describeInChromium('the console\'s list: search, order, count and more pages, in Chromium', () => {
+  let opened: OpenedConsole;
+  let page: Page;
+  /** The list paths the page asked for, with their query. */
+  let asked: URL[] = [];
+
+  beforeAll(async () => {
+    opened = await openConsole();
+    page = opened.page;
+    const titles = Array.from({ length: COST_CENTERS - MAINTENANCE.length }, (_, n) => `Centro ${String(n + 1).padStart(4, '0')}`);
+    titles.splice(500, 0, ...MAINTENANCE);
+    for (let at = 0; at < titles.length; at += 50) await Promise.all(titles.slice(at, at + 50).map((title) => opened.api.create('costCenter', title)));
+    await opened.api.create('scale', '12x36');
+    await withAxe(page);
+    page.on('request', (request) => {
+      const asking = new URL(request.url());
+      if (/^\/api\/v1\/(?:costCenters|scales)\b/u.test(asking.pathname)) asked.push(asking);
+    });
+    await signIn(page, opened.url);
+  }, 120_000);
+
+  afterEach(() => {
+    asked = [];
+    for (const watch of opened.session.watches) expect(watch).toEqual({ offsite: [], errors: [], policyViolations: [] });
+  });
+
+  afterAll(async () => {
+    await opened.close();
+  });
+
+  const costCenters = () => rowsOf(page, 'Centros de custo');
+  /** The text of each row shown, in order. */
+  const shownTitles = async () => Promise.all((await costCenters().all()).map((row) => row.getByRole('cell').first().innerText()));
+  /** The titles of a page of the API's list, asked directly. */
+  const apiTitles = async (path: string) => ((await opened.api.call('GET', path)).json.data as { title: string }[]).map((record) => record.title);
+  const openCostCenters = async (hash = '#/centros-de-custo') => {
+    await page.goto('about:blank');
+    await page.goto(`${opened.url}/console/${hash}`);
+    await page.getByRole('heading', { level: 1, name: 'Centros de custo' }).waitFor();
+  };
+  const sortOf = (name: string) => page.getByRole('columnheader', { name }).getAttribute('aria-sort');
+
+  it('shows how many records there are, counted by the API, in Brazilian Portuguese', async () => {
+    await openCostCenters();
+    await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
+    expect(asked.find((one) => one.pathname.startsWith('/api/v1/costCenters'))?.searchParams.get('count')).toBe('true');
+    await page.getByRole('link', { name: 'Escalas de trabalho' }).click();
+    await page.getByRole('status').getByText('1 escala de trabalho', { exact: true }).waitFor();
+  });
+
+  it('searches as the operator types, once typing pauses, accents and case aside', async () => {
+    await openCostCenters();
+    await page.getByText('1.234 centros de custo', { exact: true }).waitFor();
+    asked = [];
+    await page.getByRole('searchbox', { name: 'Buscar' }).pressSequentially('MANUTENCAO');
+    await page.getByRole('status').getByText('3 centros de custo encontrados', { exact: true }).waitFor();
+    // Created at once, in no set order: the list holds them in the API's order.
+    expect((await shownTitles()).toSorted()).toEqual(MAINTENANCE.toSorted());
+    expect(await shownTitles()).toEqual(await apiTitles('/api/v1/costCenters?q=MANUTENCAO'));
+    // Ten letters typed without a pause are one search, not ten.
+    const searches = asked.map((one) => one.searchParams.get('q'));
+    expect(searches.length).toBeLessThanOrEqual(3);
+    expect(searches.at(-1)).toBe('MANUTENCAO');
+
+    await page.getByRole('searchbox', { name: 'Buscar' }).fill('nada assim');
+    await page.getByText('Nenhum registro contém o texto buscado.').waitFor();
+    await page.getByRole('status').getByText('0 centros de custo encontrados', { exact: true }).waitFor();
+    await page.getByRole('searchbox', { name: 'Buscar' }).fill('');
+    await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
+    expect(await costCenters().count()).toBe(10);
+  });
+
+  it('orders by a column, says which and how with aria-sort, and reverses on a second press', async () => {
+    await openCostCenters();
+    await expect.poll(() => costCenters().count()).toBe(10);
+    expect([await sortOf('Título'), await sortOf('Criado em'), await sortOf('Atualizado em')]).toEqual([null, 'ascending', null]);
+
+    await page.getByRole('button', { name: 'Título', exact: true }).click();
+    await expect.poll(() => sortOf('Título')).toBe('ascending');
+    expect([await sortOf('Criado em'), await sortOf('Atualizado em')]).toEqual([null, null]);
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=title'));
+    expect((await shownTitles())[0]).toBe('Centro 0001');
+
+    await page.getByRole('button', { name: 'Título', exact: true }).click();
+    await expect.poll(() => sortOf('Título')).toBe('descending');
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=-title'));
+    // Accents and case aside, "manutenção predial" comes last of the three, so first here.
+    expect((await shownTitles())[0]).toBe('manutenção predial');
+
+    await page.getByRole('button', { name: 'Atualizado em', exact: true }).click();
+    await expect.poll(() => sortOf('Atualizado em')).toBe('ascending');
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=updatedAt'));
+    expect(asked.map((one) => one.searchParams.get('sort'))).toEqual([null, 'title', '-title', 'updatedAt']);
+  });
+
+  it('adds the next page below along the API\'s cursor with "Carregar mais", keeping the rows shown and the focus', async () => {
+    await openCostCenters('#/centros-de-custo?sort=-title');
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=-title'));
+    const first = await shownTitles();
+    const more = page.getByRole('button', { name: 'Carregar mais' });
+    await more.click();
+    await expect.poll(() => costCenters().count()).toBe(20);
+    const shown = await shownTitles();
+    expect(shown.slice(0, 10)).toEqual(first);
+    expect(shown).toEqual(await apiTitles('/api/v1/costCenters/0/20?sort=-title'));
+    const cursor = asked.at(-1);
+    expect(cursor?.searchParams.get('after')).toMatch(/^[\w-]+$/u);
+    expect(cursor?.searchParams.get('sort')).toBe('-title');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Carregar mais');
+    await page.getByText('20 registros exibidos; há mais.').waitFor();
+  });
+
+  it('keeps the search and the order in the page\'s address, so a reload shows the same list', async () => {
+    await openCostCenters();
+    await page.getByRole('searchbox', { name: 'Buscar' }).fill('manutenção');
+    await page.getByRole('status').getByText('3 centros de custo encontrados', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Título', exact: true }).click();
+    await page.getByRole('button', { name: 'Título', exact: true }).click();
+    await expect.poll(() => sortOf('Título')).toBe('descending');
+    // The address follows the list's state once it has rendered: wait for it as a reload would.
+    const addressed = () => {
+      const hash = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+      return [hash.get('q'), hash.get('sort')];
+    };
+    await expect.poll(addressed).toEqual(['manutenção', '-title']);
+
+    await page.reload();
+    await page.getByRole('status').getByText('3 centros de custo encontrados', { exact: true }).waitFor();
+    expect(await page.getByRole('searchbox', { name: 'Buscar' }).inputValue()).toBe('manutenção');
+    expect(await sortOf('Título')).toBe('descending');
+    expect(await shownTitles()).toEqual(await apiTitles(`/api/v1/costCenters?q=${encodeURIComponent('manutenção')}&sort=-title`));
+    await expectAccessible(page, 'list searched and ordered');
+  });
+
+  it('orders the cards at 360 px wide with the same buttons, nothing wider than the screen', async () => {
+    await page.setViewportSize({ width: 360, height: 780 });
+    await openCostCenters();
+    await expect.poll(() => costCenters().count()).toBe(10);
+    await page.getByRole('button', { name: 'Título', exact: true }).click();
+    await expect.poll(() => sortOf('Título')).toBe('ascending');
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=title'));
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await expectAccessible(page, 'list ordered at 360 px');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});

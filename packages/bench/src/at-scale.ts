@@ -1,0 +1,145 @@
+import type autocannon from 'autocannon';
+import { join } from 'node:path';
+import { startApp, type AppSpec } from './app.js';
+import { describe, type Plan } from './compare.js';
+import { runLoad, type Sample } from './load.js';
+import { runPaced, type PacedRequest } from './paced.js';
+import { type ServerProcess } from './processes.js';
+
+/**
+ * Finding records in a large store (issue 28): searches, each sort's first page, a page deep
+ * in a cursor walk, counts, and whether expensive reads starve cheap ones. One store per
+ * storage, seeded with `records` work schedules and as many cost centers.
+ */
+export interface ScaleResult {
+  readonly records: number;
+  /** One connection, one request after another: the latency a clerk sees. */
+  readonly search: { readonly rare: Sample; readonly common: Sample };
+  /** The first page of 100 of each sort, by the `sort` value. */
+  readonly firstPages: Readonly<Record<string, Sample>>;
+  /** The page of 100 at depth `records - 100` of the text order, reached through `next`, and the first page of the same order. */
+  readonly deepPage: { readonly depth: number; readonly first: Sample; readonly deep: Sample };
+  /** The same pages with `count=true` and without: the plain list's first page and the text order's. */
+  readonly counted: Readonly<Record<'plain' | 'sorted', { readonly without: Sample; readonly with: Sample }>>;
+  /** Finds and `/health/live`, paced, while 16 connections send expensive reads as fast as they can. */
+  readonly beside: Readonly<Record<'deepPages' | 'searches', { readonly find: Sample; readonly live: Sample; readonly load: Sample }>>;
+}
+
+/** The words the seeded texts are made of: accents and case a search folds away. */
+const WORDS = ['Manutenção Elétrica', 'Operações', 'Álvaro Turno', 'Logística', 'Produção', 'Segurança do Trabalho', 'TI', 'Escala'] as const;
+
+/** Record `n`'s text: unique, and in a different place of the text order than of the creation order. */
+export function textOf(n: number): string {
+  return `${WORDS[n % WORDS.length] ?? 'Escala'} ${(n * 7919) % 1_000_003} ${n}`;
+}
+
+/** A search that matches about one record in 100,000 (the whole store is scanned), and one that matches one in eight. */
+export const SEARCHES = { rare: 'eletrica 4242', common: 'operacoes' } as const;
+
+/** The sorts of `/scales`. */
+export const SCALE_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'value', '-value'] as const;
+
+/** Connections sending expensive reads as fast as they can, and the paced cheap ones beside them. */
+export const EXPENSIVE = { connections: 16, findsPerSecond: 200, livesPerSecond: 50 } as const;
+
+const LATENCY_REQUESTS = 500;
+
+/** Runs the scale scenario on a fresh app on `storage`. */
+export async function scaleScenario(storage: 'memory' | 'sqlite', records: number, dir: string, plan: Plan, pinned: boolean): Promise<ScaleResult> {
+  const spec: AppSpec = storage === 'memory' ? { storage } : { storage, sqlite: { path: join(dir, 'scale.db'), synchronous: 'normal' } };
+  const app = await startApp(spec, pinned);
+  try {
+    const ids = await seedTexts(app, plan, records);
+    const label = `scale ${storage}`;
+    const latency = async (name: string, path: string): Promise<Sample> => {
+      const sample = await runLoad({ server: app, connections: 1, amount: LATENCY_REQUESTS, headers: plan.headers, requests: [{ method: 'GET', path }] });
+      console.log(`${label} ${name}: ${describe(sample)}`);
+      return sample;
+    };
+    const search = {
+      rare: await latency(`search "${SEARCHES.rare}"`, `/api/v1/scales/100?q=${encodeURIComponent(SEARCHES.rare)}`),
+      common: await latency(`search "${SEARCHES.common}"`, `/api/v1/scales/100?q=${encodeURIComponent(SEARCHES.common)}`),
+    };
+    const firstPages: Record<string, Sample> = {};
+    for (const sort of SCALE_SORTS) firstPages[sort] = await latency(`first page sort=${sort}`, `/api/v1/scales/100?sort=${sort}`);
+    const deepPath = await walkTo(app, plan, '/api/v1/scales/100?sort=value', records - 100);
+    const deepPage = {
+      depth: records - 100,
+      first: await latency('first page sort=value (again)', '/api/v1/scales/100?sort=value'),
+      deep: await latency(`page at depth ${records - 100} sort=value`, deepPath),
+    };
+    const counted = {
+      plain: { without: await latency('plain first page', '/api/v1/scales/100'), with: await latency('plain first page, count', '/api/v1/scales/100?count=true') },
+      sorted: {
+        without: await latency('first page sort=value', '/api/v1/scales/100?sort=value'),
+        with: await latency('first page sort=value, count', '/api/v1/scales/100?sort=value&count=true'),
+      },
+    };
+    const beside = {
+      deepPages: await cheapBesideExpensive(app, plan, ids, `/api/v1/scales/${records - 100}/100`, `${label} beside deep pages`),
+      searches: await cheapBesideExpensive(app, plan, ids, `/api/v1/scales/100?q=${encodeURIComponent(SEARCHES.rare)}`, `${label} beside searches`),
+    };
+    return { records, search, firstPages, deepPage, counted, beside };
+  } finally {
+    await app.stop();
+  }
+}
+
+/** Creates `records` work schedules and as many cost centers with `textOf` texts; the work schedules' ids. */
+async function seedTexts(app: ServerProcess, plan: Plan, records: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [path, field] of [['/api/v1/scale', 'value'], ['/api/v1/costCenter', 'title']] as const) {
+    let n = 0;
+    const requests: autocannon.Request[] = [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, path, body: JSON.stringify({ [field]: textOf((n += 1)) }) }),
+        onResponse: (status, body) => {
+          const id = status === 201 && field === 'value' ? /"id":"([^"]+)"/u.exec(body)?.[1] : undefined;
+          if (id !== undefined) ids.push(id);
+        },
+      },
+    ];
+    const sample = await runLoad({ server: app, connections: plan.connections, headers: plan.headers, requests, amount: records });
+    if (sample.non2xx > 0 || sample.errors > 0) throw new Error(`seeding ${app.name} ${path}: ${sample.non2xx} non-2xx, ${sample.errors} errors`);
+  }
+  if (ids.length !== records) throw new Error(`seeding ${app.name}: ${ids.length} of ${records} work schedules created`);
+  return ids;
+}
+
+/** Follows `Link: rel="next"` from `path` until `depth` records have been passed; the path of the page there. */
+async function walkTo(app: ServerProcess, plan: Plan, path: string, depth: number): Promise<string> {
+  let next = path;
+  for (let passed = 0; passed < depth; passed += 100) {
+    const response = await fetch(`${app.url}${next}`, { headers: plan.headers });
+    await response.arrayBuffer();
+    const link = /<([^>]+)>;\s*rel="next"/u.exec(response.headers.get('link') ?? '')?.[1];
+    if (!response.ok || link === undefined) throw new Error(`walking ${path}: no next page after ${passed} records (status ${response.status})`);
+    next = link;
+  }
+  return next;
+}
+
+/**
+ * Paced finds and `/health/live` while `EXPENSIVE.connections` connections send `expensive`
+ * as fast as the app answers them, for a round.
+ */
+async function cheapBesideExpensive(
+  app: ServerProcess,
+  plan: Plan,
+  ids: readonly string[],
+  expensive: string,
+  label: string,
+): Promise<{ find: Sample; live: Sample; load: Sample }> {
+  const seconds = plan.roundSeconds;
+  const find = (): PacedRequest => ({ method: 'GET', path: `/api/v1/scale/${ids[Math.floor(Math.random() * ids.length)] ?? ''}` });
+  const paced = { server: app, seconds, headers: plan.headers };
+  const [load, finds, lives] = await Promise.all([
+    runLoad({ server: app, connections: EXPENSIVE.connections, seconds, headers: plan.headers, requests: [{ method: 'GET', path: expensive }] }),
+    runPaced({ ...paced, perSecond: EXPENSIVE.findsPerSecond, connections: 4, next: find }),
+    runPaced({ ...paced, perSecond: EXPENSIVE.livesPerSecond, connections: 2, next: () => ({ method: 'GET', path: '/health/live' }) }),
+  ]);
+  console.log(`${label}: expensive ${describe(load)}; finds ${describe(finds)}; live ${describe(lives)}`);
+  return { find: finds, live: lives, load };
+}

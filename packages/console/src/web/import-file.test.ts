@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { csvOf } from './csv.js';
+import { importFileOf } from './import-file.js';
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+/** The bytes Excel writes on a Brazilian Windows ("CSV (separado por vírgulas)"): one byte a character, Windows-1252. */
+const windows1252 = (text: string) =>
+  Uint8Array.from(text, (char) => {
+    const byte = WINDOWS_1252_ABOVE_ASCII.get(char) ?? char.charCodeAt(0);
+    if (byte > 0xff || (char.charCodeAt(0) >= 0x80 && char.charCodeAt(0) < 0xa0)) throw new Error(`${char} is not in Windows-1252`);
+    return byte;
+  });
+// The characters where Windows-1252 differs from Latin-1 (0x80 to 0x9F), those the tests use.
+const WINDOWS_1252_ABOVE_ASCII = new Map([['€', 0x80], ['“', 0x93], ['”', 0x94], ['–', 0x96]]);
+
+describe('importFileOf', () => {
+  it('reads a file saved by Excel in Windows-1252, header and all, as the text that was typed', () => {
+    const bytes = windows1252('ID;Título;Criado em\r\nx;Operações\r\ny;Manutenção “Elétrica” – 2º turno € \r\n');
+    // The bytes are what Excel writes: ç is one byte, E7, not UTF-8's C3 A7.
+    expect([...bytes.subarray(23, 34)]).toEqual([0x4f, 0x70, 0x65, 0x72, 0x61, 0xe7, 0xf5, 0x65, 0x73, 0x0d, 0x0a]);
+    expect(importFileOf(bytes)).toEqual({
+      encoding: 'windows-1252',
+      header: 'Título',
+      rows: [
+        { line: 2, text: 'Operações' },
+        { line: 3, text: 'Manutenção “Elétrica” – 2º turno € ' },
+      ],
+    });
+  });
+
+  it('reads UTF-8 with or without a BOM as UTF-8', () => {
+    const expected = { encoding: 'utf-8', header: 'Valor', rows: [{ line: 2, text: 'Operações' }] };
+    expect(importFileOf(utf8('Valor\nOperações\n'))).toEqual(expected);
+    expect(importFileOf(utf8('\uFEFFValor\nOperações\n'))).toEqual(expected);
+    expect(importFileOf(utf8(csvOf([['Valor'], ['Operações']])))).toEqual(expected);
+    // Plain ASCII is valid UTF-8 too.
+    expect(importFileOf(utf8('12x36'))?.encoding).toBe('utf-8');
+  });
+
+  it('refuses bytes that are text in neither encoding: a workbook, a UTF-16 file', () => {
+    const xlsx = Uint8Array.of(0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00);
+    expect(importFileOf(xlsx)).toBeUndefined();
+    const utf16 = Uint8Array.of(0xff, 0xfe, 0x56, 0x00, 0x61, 0x00, 0x6c, 0x00, 0x6f, 0x00, 0x72, 0x00);
+    expect(importFileOf(utf16)).toBeUndefined();
+  });
+
+  it('reads one column of values, with no header', () => {
+    expect(importFileOf(utf8('12x36\n6x1\r\n5x2'))).toEqual({
+      encoding: 'utf-8',
+      header: undefined,
+      rows: [
+        { line: 1, text: '12x36' },
+        { line: 2, text: '6x1' },
+        { line: 3, text: '5x2' },
+      ],
+    });
+  });
+
+  it('takes a first row naming the column, as the export heads it or by the field\'s name, in any case or accents, as a header', () => {
+    const exported = csvOf([['ID', 'Título', 'Criado em'], ['x', 'Financeiro', 'd'], ['y', 'Controladoria; fiscal', 'd']]);
+    expect(importFileOf(utf8(exported))?.rows).toEqual([
+      { line: 2, text: 'Financeiro' },
+      { line: 3, text: 'Controladoria; fiscal' },
+    ]);
+    for (const header of ['valor', 'VALOR', 'Value', 'value', 'titulo', 'TÍTULO', 'Title', ' title ']) {
+      expect(importFileOf(utf8(`${header}\n12x36`))).toEqual({ encoding: 'utf-8', header, rows: [{ line: 2, text: '12x36' }] });
+    }
+    expect(importFileOf(utf8('TITULO,outra\nRH,z'))?.rows.map((row) => row.text)).toEqual(['RH']);
+  });
+
+  it('reads the first column when no header names the value', () => {
+    expect(importFileOf(utf8('Compras;ignorado\nVendas;x'))?.rows.map((row) => row.text)).toEqual(['Compras', 'Vendas']);
+  });
+});
