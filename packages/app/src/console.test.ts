@@ -142,13 +142,16 @@ describe('the console, in Chromium', { timeout: 30_000 }, () => {
 
     it('refuses an edit of a record that another tab changed meanwhile (412), offers a reload, and saves after it', async () => {
       const record = await api.create('scale', 'Escala 5x2');
-      await page.goto(`${url}/console/#/escalas`);
+      // Searched for, so the record shows whatever the earlier tests left on the first page.
+      const listed = `${url}/console/#/escalas?q=${encodeURIComponent('Escala 5x2')}`;
+      await page.goto(listed);
       await page.getByRole('button', { name: 'Editar «Escala 5x2»' }).click();
       const mine = page.getByRole('textbox', { name: 'Editar «Escala 5x2»' });
       await mine.fill('Escala 5x2 (esta aba)');
 
       const other = await session.newTab();
       await signIn(other, url);
+      await other.goto(listed);
       await other.getByRole('button', { name: 'Editar «Escala 5x2»' }).click();
       await other.getByRole('textbox', { name: 'Editar «Escala 5x2»' }).fill('Escala 5x2 (outra aba)');
       await other.getByRole('button', { name: 'Salvar' }).click();
