@@ -17,7 +17,6 @@ import { KeptOrder } from './kept-order.js';
 import { OrderWalk, rankAfter } from './order-walk.js';
 import { processScanLane, type ScanLane } from './scan-lane.js';
 import { SearchScan } from './search-scan.js';
-import { SearchTotals } from './search-totals.js';
 
 /** A record as kept: plain values only, so nothing a caller holds can reach it. */
 interface Entry {
@@ -62,7 +61,6 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     ),
   };
   readonly #everyOrder = Object.values(this.#orders);
-  readonly #searchTotals = new SearchTotals();
 
   constructor(kind: RecordKind<F>, options: MemoryRepositoryOptions = {}) {
     this.#kind = kind;
@@ -84,7 +82,6 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     };
     this.#byId.set(entry.id, entry);
     for (const order of this.#everyOrder) order.insert(entry);
-    this.#searchTotals.forget();
   }
 
   async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
@@ -104,7 +101,6 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
         order.insert(updated);
       }
     }
-    this.#searchTotals.forget();
     return this.#toRecord(updated);
   }
 
@@ -140,20 +136,16 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
   async #search(query: RecordQuery, search: string, options: ReadOptions | undefined): Promise<FoundRecords<F>> {
     const { order, after } = query;
     const view = this.#orders[order.field].snapshot();
-    const known = this.#searchTotals.totalOf(search);
-    const count = query.count && known === undefined;
+    const { count } = query;
     // Counted in the order of creation, mostly the order entries lie in memory: the fastest to go through.
     const everyEntry = count ? this.#orders.createdAt.snapshot() : view;
-    const version = this.#searchTotals.version;
     const found = await this.#lane.run(() => {
       const walk = new OrderWalk(view, order.descending, after === undefined ? 0 : rankAfter(view, order.descending, after));
       const matches = (entry: Entry): boolean => entry.folded.includes(search);
       return new SearchScan({ walk, everyEntry, matches, skip: query.skip, limit: query.limit, count });
     }, options?.signal);
     const records = found.entries.map((entry) => this.#toRecord(entry));
-    if (found.total !== undefined) this.#searchTotals.keep(search, found.total, version);
-    const total = found.total ?? known;
-    return query.count && total !== undefined ? { records, total } : { records };
+    return found.total === undefined ? { records } : { records, total: found.total };
   }
 
   async count(options?: ReadOptions): Promise<number> {
@@ -167,7 +159,6 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     this.#byId.delete(id);
     this.#idByKey.delete(entry.key);
     for (const order of this.#everyOrder) order.remove(entry);
-    this.#searchTotals.forget();
     return true;
   }
 
