@@ -42,7 +42,9 @@ async function appOver(database: OwnFerretDb, env: Readonly<Record<string, strin
     PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LOG_LEVEL: 'silent', STORAGE: 'mongodb', MONGODB_URI: database.uri('workplan_stall'), ...env,
   });
   const url = await app.listening();
-  await untilReady(url, 30_000);
+  // Over 30,000 documents FerretDB (SQLite) builds the order indexes and looks for records
+  // without their folded text before the app is ready: tens of seconds on a busy machine.
+  await untilReady(url, 60_000);
   return { app, url };
 }
 
