@@ -10,8 +10,12 @@ import {
   type RecordQuery,
   type RecordRepository,
   type SortField,
-  type TextChange,
+  type Change,
+  type Creation,
+  type Deletion,
+  type Update,
 } from '@workplan/core';
+import { MemoryChangeLog } from './memory-change-log.js';
 import { codePointKey } from './code-point-key.js';
 import { KeptOrder } from './kept-order.js';
 import { OrderWalk, rankAfter } from './order-walk.js';
@@ -34,6 +38,8 @@ interface Entry {
 export interface MemoryRepositoryOptions {
   /** Where searches run; by default the lane every repository of the process shares. */
   readonly lane?: ScanLane;
+  /** Where writes are kept on record; by default a log of this repository's own. */
+  readonly changes?: MemoryChangeLog;
 }
 
 /**
@@ -50,6 +56,7 @@ export interface MemoryRepositoryOptions {
 export class MemoryRecordRepository<F extends string> implements RecordRepository<F> {
   readonly #kind: RecordKind<F>;
   readonly #lane: ScanLane;
+  readonly #changes: MemoryChangeLog;
   readonly #byId = new Map<string, Entry>();
   readonly #idByKey = new Map<string, string>();
   readonly #orders: Readonly<Record<SortField, KeptOrder<Entry>>> = {
@@ -65,9 +72,12 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
   constructor(kind: RecordKind<F>, options: MemoryRepositoryOptions = {}) {
     this.#kind = kind;
     this.#lane = options.lane ?? processScanLane;
+    this.#changes = options.changes ?? new MemoryChangeLog();
   }
 
-  async insert(record: CatalogRecord<F>, key: string): Promise<void> {
+  // Each write and its change are made with nothing awaited between them: one step.
+  async insert(creation: Creation<F>, key: string): Promise<Change<F>> {
+    const record = creation.data;
     this.#claimKey(key, record.id);
     const text = record[this.#kind.field];
     const folded = foldText(text);
@@ -82,16 +92,19 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     };
     this.#byId.set(entry.id, entry);
     for (const order of this.#everyOrder) order.insert(entry);
+    return this.#changes.append(creation);
   }
 
-  async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
-    const current = this.#matching(id, expectedUpdatedAt);
+  async update(update: Update<F>, key: string): Promise<Change<F> | undefined> {
+    const id = update.recordId;
+    const current = this.#matching(id, update.previous.updatedAt);
     if (current === undefined) return undefined;
-    this.#claimKey(change.key, id);
-    if (current.key !== change.key) this.#idByKey.delete(current.key);
-    const folded = current.text === change.text ? current.folded : foldText(change.text);
+    this.#claimKey(key, id);
+    if (current.key !== key) this.#idByKey.delete(current.key);
+    const text = update.data[this.#kind.field];
+    const folded = current.text === text ? current.folded : foldText(text);
     const textKey = folded === current.folded ? current.textKey : codePointKey(folded);
-    const updated: Entry = { ...current, text: change.text, key: change.key, folded, textKey, updatedAt: change.updatedAt.getTime() };
+    const updated: Entry = { ...current, text, key, folded, textKey, updatedAt: update.data.updatedAt.getTime() };
     this.#byId.set(id, updated);
     for (const order of this.#everyOrder) {
       // In place where the record keeps its place; else out and in again.
@@ -101,7 +114,7 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
         order.insert(updated);
       }
     }
-    return this.#toRecord(updated);
+    return this.#changes.append(update);
   }
 
   // A read here is done in one step, so a signal can only call it off before it starts.
@@ -153,23 +166,23 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     return this.#byId.size;
   }
 
-  async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
-    const entry = this.#matching(id, expectedUpdatedAt);
-    if (entry === undefined) return false;
+  async delete(deletion: Deletion<F>): Promise<Change<F> | undefined> {
+    const id = deletion.recordId;
+    const entry = this.#matching(id, deletion.previous.updatedAt);
+    if (entry === undefined) return undefined;
     this.#byId.delete(id);
     this.#idByKey.delete(entry.key);
     for (const order of this.#everyOrder) order.remove(entry);
-    return true;
+    return this.#changes.append(deletion);
   }
 
   /**
-   * The entry with `id`, if it still has `expectedUpdatedAt` when one is given. The caller
-   * writes before its next await, so the check and the write are one step.
+   * The entry with `id`, if it still has `expectedUpdatedAt`. The caller writes before its
+   * next await, so the check and the write are one step.
    */
-  #matching(id: string, expectedUpdatedAt: Date | undefined): Entry | undefined {
+  #matching(id: string, expectedUpdatedAt: Date): Entry | undefined {
     const entry = this.#byId.get(id);
-    if (entry === undefined || expectedUpdatedAt === undefined) return entry;
-    return entry.updatedAt === expectedUpdatedAt.getTime() ? entry : undefined;
+    return entry !== undefined && entry.updatedAt === expectedUpdatedAt.getTime() ? entry : undefined;
   }
 
   /** Takes `key` for `id`, or rejects with a conflict naming the record that holds it. */

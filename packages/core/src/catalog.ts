@@ -1,5 +1,6 @@
 import { WorkplanError } from './errors.js';
-import { type Clock, type IdGenerator, type Page, type ReadOptions, type RecordRepository } from './ports.js';
+import { creationOf, deletionOf, updateOf, type Change } from './change.js';
+import { type ChangeLog, type Clock, type IdGenerator, type Page, type ReadOptions, type RecordRepository } from './ports.js';
 import { CREATION_ORDER, cursorOf, orderOf, positionOf, readCursor, searchOf, type ListCursor } from './record-query.js';
 import { assembleRecord, type CatalogRecord, type RecordInput, type RecordKind } from './record.js';
 import { isAtExpectedRevision, type ExpectedRevisions } from './revision.js';
@@ -17,6 +18,8 @@ const MAX_WRITE_ATTEMPTS = 100;
 export interface CatalogOptions<F extends string> {
   readonly kind: RecordKind<F>;
   readonly repository: RecordRepository<F>;
+  /** The change log the repository writes to, read for a record's history. */
+  readonly changes: ChangeLog;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** The largest page a list may ask for. */
@@ -52,11 +55,17 @@ export interface PageRequest {
   readonly count?: boolean | undefined;
 }
 
+/** Who makes a write: a name kept with its change (`Change.by`), such as an API key's name. */
+export interface WriteOptions {
+  readonly by?: string | undefined;
+}
+
 /** The five operations on one kind of record: create, update, find, list and delete. */
 export class Catalog<F extends string> {
   readonly kind: RecordKind<F>;
   readonly maxPageSize: number;
   readonly #repository: RecordRepository<F>;
+  readonly #changes: ChangeLog;
   readonly #clock: Clock;
   readonly #ids: IdGenerator;
 
@@ -64,6 +73,7 @@ export class Catalog<F extends string> {
     this.kind = options.kind;
     this.maxPageSize = options.maxPageSize;
     this.#repository = options.repository;
+    this.#changes = options.changes;
     this.#clock = options.clock;
     this.#ids = options.ids;
   }
@@ -72,11 +82,11 @@ export class Catalog<F extends string> {
    * Creates a record from a document holding its text field, such as `{ value: '12x36' }`;
    * other members are ignored. The document is checked at run time whatever its type says.
    */
-  async create(document: RecordInput<F>): Promise<CatalogRecord<F>> {
+  async create(document: RecordInput<F>, options: WriteOptions = {}): Promise<CatalogRecord<F>> {
     const text = this.#readText(document);
     const now = this.#clock.now();
     const record = assembleRecord(this.kind, { id: this.#ids.next(), text, createdAt: now, updatedAt: now });
-    await this.#repository.insert(record, uniquenessKey(text));
+    await this.#repository.insert(creationOf(this.kind, record, options.by), uniquenessKey(text));
     return record;
   }
 
@@ -84,12 +94,14 @@ export class Catalog<F extends string> {
    * Replaces the text of the record with this id; `updatedAt` always moves forward. With
    * `expected`, only while the record is at one of those revisions (else `stale`).
    */
-  async update(id: string, document: RecordInput<F>, expected?: ExpectedRevisions): Promise<CatalogRecord<F>> {
+  async update(id: string, document: RecordInput<F>, expected?: ExpectedRevisions, options: WriteOptions = {}): Promise<CatalogRecord<F>> {
     const text = this.#readText(document);
     const key = uniquenessKey(text);
     return this.#writeIfUnchanged(id, expected, async (current) => {
       const updatedAt = laterThan(current.updatedAt, this.#clock.now());
-      return this.#repository.update(id, { text, key, updatedAt }, current.updatedAt);
+      const data = assembleRecord(this.kind, { id, text, createdAt: current.createdAt, updatedAt });
+      const written = await this.#repository.update(updateOf(this.kind, current, data, options.by), key);
+      return written === undefined ? undefined : data;
     });
   }
 
@@ -138,12 +150,22 @@ export class Catalog<F extends string> {
   }
 
   /** Deletes the record with this id; with `expected`, only while it is at one of those revisions (else `stale`). */
-  async delete(id: string, expected?: ExpectedRevisions): Promise<void> {
-    if (expected === undefined) {
-      if (!(await this.#repository.delete(id))) throw WorkplanError.notFound(id);
-      return;
-    }
-    await this.#writeIfUnchanged(id, expected, async (current) => (await this.#repository.delete(id, current.updatedAt)) || undefined);
+  async delete(id: string, expected?: ExpectedRevisions, options: WriteOptions = {}): Promise<void> {
+    // The deletion names the state it removes (its change's `previous`), so it is conditional too.
+    await this.#writeIfUnchanged(id, expected, (current) =>
+      this.#repository.delete(deletionOf(this.kind, current, laterThan(current.updatedAt, this.#clock.now()), options.by)),
+    );
+  }
+
+  /**
+   * Every change kept of the record with this id, oldest first, also after it was deleted;
+   * `notFound` when none is kept and no record has the id. A record stored before changes
+   * were kept has none until its next write.
+   */
+  async history(id: string, options?: ReadOptions): Promise<Change<F>[]> {
+    const changes = (await this.#changes.history(this.kind.name, id, options)) as Change<F>[];
+    if (changes.length === 0) await this.find(id, options);
+    return changes;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { type TextRule } from './text-rules.js';
 
 /** Every way a use case can refuse; adapters map each kind to their own answer in one table. */
-export type WorkplanErrorKind = 'validation' | 'invalidPage' | 'invalidQuery' | 'notFound' | 'stale' | 'conflict' | 'storageUnavailable';
+export type WorkplanErrorKind = 'validation' | 'invalidPage' | 'invalidQuery' | 'cursorExpired' | 'notFound' | 'stale' | 'conflict' | 'storageUnavailable';
 
 /** A rule a document broke: `notObject` for the document itself, a text rule for its field. */
 export interface FieldIssue {
@@ -44,6 +44,11 @@ export class WorkplanError extends Error {
   /** A search, sort, count or cursor a list cannot take. */
   static invalidQuery(reason: string): WorkplanError {
     return new WorkplanError('invalidQuery', reason);
+  }
+
+  /** A place in the change log older than the changes still kept: what followed it is gone. */
+  static cursorExpired(after: string): WorkplanError {
+    return new WorkplanError('cursorExpired', `the changes after ${JSON.stringify(after)} are no longer kept`);
   }
 
   /** No record has the id. */

@@ -1,15 +1,38 @@
 /** @workplan/core: the domain of work schedules and cost centers, with no dependency at all. */
-export { Catalog, MAX_SKIP, checkPage, type CatalogOptions, type ListedPage, type PageRequest } from './catalog.js';
+export { Catalog, MAX_SKIP, checkPage, type CatalogOptions, type ListedPage, type PageRequest, type WriteOptions } from './catalog.js';
+export {
+  UNNAMED_WRITER,
+  changeIdOf,
+  creationOf,
+  deletionOf,
+  numbered,
+  sequenceOf,
+  updateOf,
+  type Change,
+  type ChangeAction,
+  type ChangeDraft,
+  type Creation,
+  type Deletion,
+  type Update,
+} from './change.js';
+export {
+  ChangeFeed,
+  DEFAULT_CHANGES_LIMIT,
+  MAX_CHANGES_LIMIT,
+  MAX_CHANGES_WAIT_SECONDS,
+  type ChangesPage,
+  type ChangesRequest,
+} from './change-feed.js';
 export { WorkplanError, type FieldIssue, type WorkplanErrorKind } from './errors.js';
 export {
   systemClock,
   type AbortSignalLike,
+  type ChangeLog,
   type Clock,
   type IdGenerator,
   type Page,
   type ReadOptions,
   type RecordRepository,
-  type TextChange,
 } from './ports.js';
 export {
   assembleRecord,

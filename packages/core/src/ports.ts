@@ -1,3 +1,4 @@
+import { type Change, type Creation, type Deletion, type Update } from './change.js';
 import { type CatalogRecord } from './record.js';
 import { type FoundRecords, type RecordQuery } from './record-query.js';
 
@@ -28,27 +29,26 @@ export interface ReadOptions {
   readonly signal?: AbortSignalLike | undefined;
 }
 
-/** What an update writes: the new text, its uniqueness key, and the new `updatedAt`. */
-export interface TextChange {
-  readonly text: string;
-  readonly key: string;
-  readonly updatedAt: Date;
-}
-
 /**
  * Where records of one kind are kept. The storage enforces uniqueness of `key`
  * (rejecting with `WorkplanError.conflict`) so two concurrent writes cannot both win,
  * and lists in `createdAt`, then `id`, order.
  *
- * Update and delete take the `updatedAt` the caller read, when it has one: the storage
- * then changes the record only if its `updatedAt` is still exactly that, checking and
- * writing in one atomic step, so of two writes that read the same state one goes ahead
- * and the other finds nothing to change.
+ * Every write is a change (`Creation`, `Update`, `Deletion`) that the storage carries out
+ * and keeps on record in its change log in one atomic step, numbering it in commit order:
+ * a write that is refused or fails leaves no change, and one that succeeds is never left
+ * without its change, even if the process dies. An update or delete writes only while the
+ * record's `updatedAt` is still exactly its `previous.updatedAt`, checking and writing in
+ * one atomic step, so of two writes that read the same state one goes ahead and the other
+ * finds nothing to change.
  */
 export interface RecordRepository<F extends string> {
-  insert(record: CatalogRecord<F>, key: string): Promise<void>;
-  /** Resolves `undefined` when no record has the id (and, if given, `expectedUpdatedAt`). */
-  update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined>;
+  /** Inserts `creation.data`, whose uniqueness key is `key`; resolves the change as numbered. */
+  insert(creation: Creation<F>, key: string): Promise<Change<F>>;
+  /** Writes `update.data` (key `key`); resolves `undefined` when the record is no longer `update.previous`. */
+  update(update: Update<F>, key: string): Promise<Change<F> | undefined>;
+  /** Removes the record; resolves `undefined` when it is no longer `deletion.previous`. */
+  delete(deletion: Deletion<F>): Promise<Change<F> | undefined>;
   findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined>;
   list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]>;
   /**
@@ -60,8 +60,32 @@ export interface RecordRepository<F extends string> {
   query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>>;
   /** How many records there are; cheap enough to answer beside every page. */
   count(options?: ReadOptions): Promise<number>;
-  /** Resolves whether a record with the id (and, if given, `expectedUpdatedAt`) was removed. */
-  delete(id: string, expectedUpdatedAt?: Date): Promise<boolean>;
+}
+
+/**
+ * The changes a storage's repositories committed, of every kind, in commit order. A reader
+ * that asks again from the last change it read sees every later change exactly once: the
+ * log answers only up to a point below which nothing can still commit.
+ */
+export interface ChangeLog {
+  /**
+   * At most `limit` changes numbered after `after` (a change's sequence, 0 for the start),
+   * oldest first. Rejects with `WorkplanError.cursorExpired` when changes after `after`
+   * were removed by `prune`.
+   */
+  read(after: number, limit: number, options?: ReadOptions): Promise<Change[]>;
+  /** Every change kept of the record of kind `kind` with id `recordId`, oldest first. */
+  history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]>;
+  /**
+   * Resolves once a change after `after` may have been committed, after `waitMs` at the
+   * latest, or when `options.signal` aborts (never rejecting for either): the caller reads
+   * again. It may resolve early; it must not resolve late, beyond a moment, for a change
+   * committed through this process, nor beyond the storage's polling interval for one
+   * committed by another process sharing the storage.
+   */
+  waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void>;
+  /** Removes the changes committed before `before`; resolves how many went. */
+  prune(before: Date): Promise<number>;
 }
 
 /** Tells the time; tests fix it. */

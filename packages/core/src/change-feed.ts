@@ -1,0 +1,65 @@
+import { changeIdOf, sequenceOf, type Change } from './change.js';
+import { WorkplanError } from './errors.js';
+import { type ChangeLog, type Clock, type ReadOptions } from './ports.js';
+
+/** The default and the largest number of changes in one answer. */
+export const DEFAULT_CHANGES_LIMIT = 100;
+export const MAX_CHANGES_LIMIT = 1000;
+/** The longest a read may wait for a change, in seconds. */
+export const MAX_CHANGES_WAIT_SECONDS = 30;
+
+// A wait the log ends early (it may) is taken up again until its time is out, this many
+// times at most, so that a clock that does not move (a test's) cannot hold a read forever.
+const MAX_WAKE_UPS = 100;
+
+/**
+ * Which changes to read: those after the change with id `after` (absent or `0`: from the
+ * first one kept), at most `limit`; with `wait` (seconds), when there is none yet, the read
+ * is held until one is committed or the time is out.
+ */
+export interface ChangesRequest {
+  readonly after?: string | undefined;
+  readonly limit?: number | undefined;
+  readonly wait?: number | undefined;
+}
+
+/** A page of the change log, and the `after` that reads on from it. */
+export interface ChangesPage {
+  readonly changes: Change[];
+  /** The id of the last change of the page, or the request's `after` when it is empty. */
+  readonly next: string;
+}
+
+/** The changes of every kind of record, in the order they were committed: what followers read. */
+export class ChangeFeed {
+  readonly #log: ChangeLog;
+  readonly #clock: Clock;
+
+  constructor(log: ChangeLog, clock: Clock) {
+    this.#log = log;
+    this.#clock = clock;
+  }
+
+  /** A page of changes; `invalidQuery` for a bad request, `cursorExpired` when what followed `after` is no longer kept. */
+  async read(request: ChangesRequest = {}, options?: ReadOptions): Promise<ChangesPage> {
+    const after = request.after === undefined ? 0 : sequenceOf(request.after);
+    const limit = request.limit ?? DEFAULT_CHANGES_LIMIT;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_CHANGES_LIMIT) {
+      throw WorkplanError.invalidQuery(`limit must be a whole number from 1 to ${MAX_CHANGES_LIMIT}`);
+    }
+    const wait = request.wait;
+    if (wait !== undefined && (!Number.isSafeInteger(wait) || wait < 1 || wait > MAX_CHANGES_WAIT_SECONDS)) {
+      throw WorkplanError.invalidQuery(`wait must be a whole number of seconds from 1 to ${MAX_CHANGES_WAIT_SECONDS}`);
+    }
+    const deadline = this.#clock.now().getTime() + (wait ?? 0) * 1000;
+    let changes = await this.#log.read(after, limit, options);
+    for (let wakeUps = 0; changes.length === 0 && wakeUps < MAX_WAKE_UPS; wakeUps += 1) {
+      const left = deadline - this.#clock.now().getTime();
+      if (left <= 0 || options?.signal?.aborted === true) break;
+      await this.#log.waitAfter(after, left, options);
+      changes = await this.#log.read(after, limit, options);
+    }
+    const last = changes.at(-1);
+    return { changes, next: last === undefined ? changeIdOf(after) : last.id };
+  }
+}
