@@ -90,6 +90,25 @@ describe('a long poll', () => {
   });
 });
 
+describe('changes no longer kept', () => {
+  it('are 410 CURSOR_EXPIRED with the changes message, for a page, a long poll and a stream; a later after still reads', async () => {
+    const { baseUrl, changes: log } = await serve();
+    for (const value of ['um', 'dois', 'três']) await create(baseUrl, value);
+    await log.prune(new Date(Date.now() + 1000));
+    await create(baseUrl, 'quatro');
+    for (const query of ['?after=1', '?after=2&wait=5']) {
+      const answer = await changes(baseUrl, query);
+      expect({ status: answer.status, body: answer.json }).toMatchObject({
+        status: 410,
+        body: { success: false, message: 'Não foi possível retornar as alterações.', error: { code: 'CURSOR_EXPIRED' } },
+      });
+    }
+    const stream = await openEventStream(baseUrl, '/api/v1/changes', { key, 'last-event-id': '1' });
+    expect(stream.status).toBe(410);
+    expect(dataOf(await changes(baseUrl, '?after=3')).map((change) => change.data.value)).toEqual(['quatro']);
+  });
+});
+
 describe('the event stream', () => {
   it('sends each change as an event with its id, goes on with new ones, and says it is alive while idle', async () => {
     const { baseUrl } = await serve({ heartbeatSeconds: 1 });
