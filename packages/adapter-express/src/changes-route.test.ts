@@ -34,7 +34,7 @@ function waitingFeed(): ChangesFeed & { readonly calledOff: Promise<unknown> } {
       new Promise((_resolve, reject) => {
         options?.signal?.addEventListener('abort', () => {
           tell(options.signal?.reason);
-          reject(options.signal?.reason as Error);
+          reject(new Error('called off', { cause: options.signal?.reason }));
         });
       }),
   };
