@@ -1,12 +1,13 @@
 import { ApiKeys } from '@workplan/adapter-express';
-import { type StorageFactory } from '@workplan/testing';
+import { type StorageFactory, type StorageUnderTest } from '@workplan/testing';
 import { afterEach } from 'vitest';
 import { parseConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { ids, type StorageLifecycle } from '../identifiers.js';
 
-// Test-only (left out of the build): the repositories of the storage the app builds, through
-// its own container from its own configuration, so a suite run over them proves what ships.
+// Test-only (left out of the build): the repositories and change log of the storage the app
+// builds, through its own container from its own configuration, so a suite run over them
+// proves what ships.
 
 /** How long a storage may take to become ready (MongoDB makes its indexes first). */
 const READY_WITHIN_MS = 10_000;
@@ -22,7 +23,7 @@ export function useAppStorage(): (env: () => Record<string, string>) => StorageF
     await Promise.all(closers.splice(0).map((close) => close()));
   });
   return (env) =>
-    async () => {
+    async (): Promise<StorageUnderTest> => {
       const config = parseConfig({ API_KEYS: 'storage-test-key-0123456789', LOG_LEVEL: 'silent', ...env() });
       const container = await createContainer(config, new ApiKeys(config.apiKeys));
       const storage = container.get(ids.storage);
