@@ -165,6 +165,10 @@ describe('the event stream', () => {
     expect(cut).toEqual({ requests: 0, connections: 0 });
   });
 
+  it('refuses, at the start, a heartbeat no wait of the feed can time', async () => {
+    for (const heartbeatSeconds of [0, 31, 1.5]) await expect(serve({ heartbeatSeconds })).rejects.toThrow(RangeError);
+  });
+
   it('gives HEAD and a client that prefers JSON a page, not a stream', async () => {
     const { baseUrl } = await serve();
     const head = await send(baseUrl, { method: 'HEAD', path: '/api/v1/changes', headers: { key, accept: 'text/event-stream' } });
