@@ -11,16 +11,16 @@ export const CHANGE_POLL_MS = 100;
 // The changes to prune: those before the first one made at or after `before` (?1), or all
 // of them if none was; the highest pruned sequence is moved first, in the same transaction,
 // so a reader who finds it below its `after` has found every change after `after` still there.
-const PRUNE_STEPS: readonly Omit<WriteStep, 'params'>[] = [
-  {
-    method: 'run',
-    sql: `UPDATE changes_pruned SET sequence = coalesce(
+function pruneSteps(before: Date): WriteStep[] {
+  const moveMark = `UPDATE changes_pruned SET sequence = coalesce(
       (SELECT sequence - 1 FROM changes WHERE at >= ?1 ORDER BY sequence LIMIT 1),
       (SELECT max(sequence) FROM changes),
-      sequence)`,
-  },
-  { method: 'run', sql: 'DELETE FROM changes WHERE sequence <= (SELECT sequence FROM changes_pruned)' },
-];
+      sequence)`;
+  return [
+    { method: 'run', sql: moveMark, params: [before.getTime()] },
+    { method: 'run', sql: 'DELETE FROM changes WHERE sequence <= (SELECT sequence FROM changes_pruned)', params: [] },
+  ];
+}
 
 /** Someone waiting for a change after `after`. */
 interface Waiter {
@@ -105,7 +105,7 @@ export class SqliteChangeLog implements ChangeLog {
 
   async prune(before: Date): Promise<number> {
     try {
-      const results = await this.#writer.write(PRUNE_STEPS.map((step) => ({ ...step, params: [before.getTime()] })));
+      const results = await this.#writer.write(pruneSteps(before));
       return results[1]?.changes ?? 0;
     } catch (error) {
       throw translateSqliteError(error);
