@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from './sqlite-errors.js';
 import { ThreadWriter } from './sqlite-writer.js';
+import { type WriteStep } from './write-statements.js';
 import { longestStall } from './test-support/event-loop.js';
 import { getOn, runOn } from './test-support/single-writes.js';
 import { useTempFiles } from './test-support/temp-files.js';
@@ -43,6 +44,27 @@ describe('ThreadWriter', () => {
     const reader = new DatabaseSync(path, { readOnly: true });
     files.closeAfter(reader);
     expect(reader.prepare('SELECT count(*) AS n, max(size) AS top FROM things').get()).toEqual({ n: 41, top: 40 });
+  });
+
+  it('runs the steps of a write in one transaction, each only while the one before changed a row', async () => {
+    const { path, writer } = threadOnNewFile();
+    const insert = (name: string, size: number): WriteStep => ({ method: 'run', sql: 'INSERT INTO things (name, size) VALUES (?, ?)', params: [name, size] });
+    const grow = (name: string): WriteStep => ({ method: 'get', sql: 'UPDATE things SET size = size + 1 WHERE name = ? RETURNING size', params: [name] });
+    await expect(writer.write([insert('a', 1), grow('a'), insert('after a', 0)])).resolves.toEqual([
+      { changes: 1, row: undefined },
+      { changes: 0, row: [2] },
+      { changes: 1, row: undefined },
+    ]);
+    // A step that changes nothing ends the write: the steps after it do not run.
+    await expect(writer.write([grow('none'), insert('after none', 0)])).resolves.toEqual([{ changes: 0, row: undefined }]);
+    // A step that fails undoes the steps before it.
+    await expect(writer.write([insert('b', 1), insert('a', 9)])).rejects.toMatchObject({ errcode: 1555 });
+    const reader = new DatabaseSync(path, { readOnly: true });
+    files.closeAfter(reader);
+    expect(reader.prepare('SELECT name, size FROM things ORDER BY name').all()).toEqual([
+      { name: 'a', size: 2 },
+      { name: 'after a', size: 0 },
+    ]);
   });
 
   it("rejects with node:sqlite's own codes, so a clash is still told from an outage", async () => {

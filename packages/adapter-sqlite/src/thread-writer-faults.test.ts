@@ -49,6 +49,18 @@ describe('ThreadWriter, when the file does not serve', () => {
     }
   });
 
+  it('gives up a write of several steps behind a held lock as a whole: none of its steps reaches the file', async () => {
+    const { path, writer, holder } = heldFile(300);
+    const steps = ['first', 'second'].map((name) => ({ method: 'run' as const, sql: INSERT, params: [name] }));
+    const sent = performance.now();
+    const held = await outcome(writer.write(steps), sent);
+    expect(isBusy(held.error)).toBe(true);
+    expect(held.afterMs).toBeLessThan(300 + 250);
+    holder.exec('ROLLBACK');
+    await writer.close();
+    expect(storedCount(path)).toBe(0);
+  });
+
   it('with no busy timeout, still tries each write once: it commits on a free file, and fails at once on a held one', async () => {
     const { path, writer, holder } = heldFile(0);
     const sent = performance.now();
