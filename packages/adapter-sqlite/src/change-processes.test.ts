@@ -71,8 +71,8 @@ describe('the change log of a file written by processes', () => {
     const path = files.databasePath();
     const reader = files.open({ path });
     const writers = ['left', 'right'].map((tag) => startWriterProcess(path, tag, 400));
-    let ended = false;
-    const bothEnded = Promise.all(writers.map((writer) => writer.ended)).finally(() => (ended = true));
+    const writing = { ended: false };
+    const bothEnded = Promise.all(writers.map((writer) => writer.ended)).finally(() => (writing.ended = true));
     const seen: Change[] = [];
     for (let after = 0, lastLook = false; ; ) {
       const page = await reader.changes.read(after, 100);
@@ -81,7 +81,7 @@ describe('the change log of a file written by processes', () => {
       if (page.length > 0) continue;
       if (lastLook) break;
       // Once both have ended, one more read finds whatever they committed last.
-      lastLook = ended;
+      lastLook = writing.ended;
       if (!lastLook) await reader.changes.waitAfter(after, 1000);
     }
     let kept = 0;

@@ -25,7 +25,7 @@ function pruneSteps(before: Date): WriteStep[] {
 /** Someone waiting for a change after `after`. */
 interface Waiter {
   readonly after: number;
-  wake(): void;
+  readonly wake: () => void;
 }
 
 /**

@@ -4,7 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { isBusy, isFileFault, SQLITE_READONLY_DBMOVED, sqliteCodeOf } from './sqlite-errors.js';
 import { ThreadWriter } from './sqlite-writer.js';
-import { getOn, runOn } from './test-support/single-writes.js';
+import { runOn } from './test-support/single-writes.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
 const files = useTempFiles();
