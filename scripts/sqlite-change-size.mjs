@@ -6,6 +6,7 @@
 //
 // The writes are those of a catalog in use: of every 10 changes, 4 creates, 5 updates and
 // 1 delete, texts like `Escala 12x36 noturna 01234` (about 25 characters), written by `RH`.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ async function write(n) {
   const step = n % 10;
   if (step < 4 || live.length === 0) {
     const at = new Date();
-    const data = { id: crypto.randomUUID(), value: textOf(n), createdAt: at, updatedAt: at };
+    const data = { id: randomUUID(), value: textOf(n), createdAt: at, updatedAt: at };
     await repository.insert({ kind, recordId: data.id, action: 'create', at, by, data, previous: null }, data.value.toLowerCase());
     live.push(data);
   } else if (step < 9) {
