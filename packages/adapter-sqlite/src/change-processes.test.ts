@@ -70,7 +70,9 @@ describe('the change log of a file written by processes', () => {
   it('serves a reader on a third connection every change of two processes writing at once, exactly once, in order', async () => {
     const path = files.databasePath();
     const reader = files.open({ path });
-    const writers = ['left', 'right'].map((tag) => startWriterProcess(path, tag, 400));
+    const writers = ['left', 'right'].map((tag) => startWriterProcess(path, tag, { writes: 400, gated: true }));
+    await Promise.all(writers.map(writingOf));
+    for (const writer of writers) writer.go();
     const writing = { ended: false };
     const bothEnded = Promise.all(writers.map((writer) => writer.ended)).finally(() => (writing.ended = true));
     const seen: Change[] = [];

@@ -46,7 +46,7 @@ export function changeStepOf<F extends string>(kind: RecordKind<F>, draft: Chang
   return { method: 'get', sql: INSERT_CHANGE_SQL, params: [name, recordId, action, at.getTime(), by, ...columnsOf(draft.data), ...columnsOf(draft.previous)] };
 }
 
-/** The sequence a change step's row holds. */
+/** The sequence in a row: a change step's, or a statement answering one. */
 export function sequenceOfRow(row: unknown[] | undefined): number {
   const sequence = row?.[0];
   if (typeof sequence !== 'number') throw new Error('the changes table answered a sequence that is not a number');

@@ -1,6 +1,6 @@
 import { changeIdOf, WorkplanError, type Change, type ChangeLog, type ReadOptions } from '@workplan/core';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { CHANGE_COLUMNS, changeOfRow } from './change-table.js';
+import { CHANGE_COLUMNS, changeOfRow, sequenceOfRow } from './change-table.js';
 import { guardSqliteCall, translateSqliteError } from './sqlite-errors.js';
 import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
 import { type WriteStep } from './write-statements.js';
@@ -139,9 +139,8 @@ export class SqliteChangeLog implements ChangeLog {
     this.#poll = undefined;
   }
 
+  /** The sequence a one-row statement (`#pruned`, `#last`) answers. */
   #number(statement: StatementSync): number {
-    const value = (statement.get() as unknown[] | undefined)?.[0];
-    if (typeof value !== 'number') throw new Error('the changes table answered a sequence that is not a number');
-    return value;
+    return sequenceOfRow(statement.get() as unknown[] | undefined);
   }
 }

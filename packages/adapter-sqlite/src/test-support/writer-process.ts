@@ -10,6 +10,8 @@ export interface WriterProcess {
   readonly child: ChildProcess;
   /** Resolves once its first write has committed. */
   readonly writing: Promise<void>;
+  /** Lets a writer started `gated` go on past its first write. */
+  go(): void;
   /** Resolves once it has ended, however it did, with what it printed. */
   readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>;
 }
@@ -20,8 +22,9 @@ export interface WriterProcess {
  * storage, saying how many of its writes changed a record. It takes up the records it finds there, and every record it writes, whatever
  * other processes do to them: a write that finds its record changed (a conditional update
  * or delete that changes nothing) reads it again. Each of its texts begins with `tag`.
+ * `gated`, it waits after its first write until `go()`, so that several start together.
  */
-export function startWriterProcess(path: string, tag: string, writes = Infinity): WriterProcess {
+export function startWriterProcess(path: string, tag: string, { writes = Infinity, gated = false } = {}): WriterProcess {
   const program = `
     const { SqliteStorage } = await import(${JSON.stringify(built)});
     const storage = SqliteStorage.open({ path: ${JSON.stringify(path)}, busyTimeoutMs: 20000 });
@@ -72,6 +75,7 @@ export function startWriterProcess(path: string, tag: string, writes = Infinity)
     };
     await write(0);
     console.log('writing');
+    if (${String(gated)}) await new Promise((resolve) => process.stdin.once('data', resolve));
     const lane = async () => {
       while (started < ${String(writes)} - 1) {
         started += 1;
@@ -91,5 +95,5 @@ export function startWriterProcess(path: string, tag: string, writes = Infinity)
   });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const ended = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, output }));
-  return { child, writing, ended };
+  return { child, writing, ended, go: () => child.stdin.end('go\n') };
 }
