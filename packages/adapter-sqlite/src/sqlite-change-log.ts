@@ -112,7 +112,7 @@ export class SqliteChangeLog implements ChangeLog {
     }
   }
 
-  /** Wakes whoever waits for a change before `sequence`: a repository of this storage has just committed it. */
+  /** Wakes whoever waits for a change after a number below `sequence`: a repository of this storage has just committed change `sequence`. */
   noteCommitted(sequence: number): void {
     for (const waiter of this.#waiters) if (waiter.after < sequence) waiter.wake();
   }
