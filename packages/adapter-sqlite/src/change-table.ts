@@ -7,7 +7,9 @@ import { type WriteStep } from './write-statements.js';
  * number the table ever held, so a number is never given twice, even once pruned; a write
  * rolled back takes its number back with it (`sqlite_sequence` is written in the same
  * transaction), so numbers stay contiguous. A record is kept in columns, not as JSON: its
- * id is the change's `record_id`, and a number takes fewer bytes than its digits.
+ * id is the change's `record_id`, and a number takes fewer bytes than its digits. A
+ * record's history is found by its id alone (ids are UUIDs, one kind's as another's), the
+ * kind checked on the rows found, so the index holds no kind.
  */
 export const CREATE_CHANGE_TABLES_SQL = `
   CREATE TABLE changes (
@@ -24,7 +26,7 @@ export const CREATE_CHANGE_TABLES_SQL = `
     previous_created_at INTEGER,
     previous_updated_at INTEGER
   ) STRICT;
-  CREATE INDEX changes_of_record ON changes (kind, record_id);
+  CREATE INDEX changes_of_record ON changes (record_id);
   CREATE TABLE changes_pruned (
     only_row INTEGER PRIMARY KEY CHECK (only_row = 1),
     sequence INTEGER NOT NULL

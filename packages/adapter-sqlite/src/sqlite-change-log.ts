@@ -51,7 +51,7 @@ export class SqliteChangeLog implements ChangeLog {
   constructor(db: DatabaseSync, writer: SqliteWriter = sameConnectionWriter(db)) {
     this.#writer = writer;
     this.#read = db.prepare(`SELECT ${CHANGE_COLUMNS} FROM changes WHERE sequence > ? ORDER BY sequence LIMIT ?`);
-    this.#history = db.prepare(`SELECT ${CHANGE_COLUMNS} FROM changes WHERE kind = ? AND record_id = ? ORDER BY sequence`);
+    this.#history = db.prepare(`SELECT ${CHANGE_COLUMNS} FROM changes WHERE record_id = ?2 AND kind = ?1 ORDER BY sequence`);
     this.#pruned = db.prepare('SELECT sequence FROM changes_pruned');
     this.#last = db.prepare('SELECT coalesce(max(sequence), 0) FROM changes');
     for (const statement of [this.#read, this.#history, this.#pruned, this.#last]) statement.setReturnArrays(true);
