@@ -34,10 +34,11 @@ interface Waiter {
  * snapshot of the table holds every change up to its highest: a reader never meets a gap
  * a later commit would fill, whichever process wrote.
  *
- * Reads run on the event loop's connection (`db`): a page is a range of the primary key of
- * at most what the feed asks for (a thousand changes), and a history a range of one index,
- * each a short read as a list's first pages are, which run there too. Writes (`prune`) go
- * to `writer`, the repositories'.
+ * Reads run on the event loop's connection (`db`), as a list's first pages do: a page is a
+ * range of the primary key, as long as the caller asks (the feed asks a thousand at most),
+ * and a history one record's range of an index; neither walks rows it does not return, so
+ * each holds the loop for a time bounded by its size, unlike a search, which goes to a
+ * thread. Writes (`prune`) go to `writer`, the repositories'.
  */
 export class SqliteChangeLog implements ChangeLog {
   readonly #writer: SqliteWriter;
