@@ -62,8 +62,9 @@ export class SqliteChangeLog implements ChangeLog {
     options?.signal?.throwIfAborted();
     const rows = guardSqliteCall(() => this.#read.all(after, limit));
     // Read after the page: a prune committed before the page was read shows here, so a page
-    // missing pruned changes is never answered (a prune after it took nothing from it).
-    if (after < guardSqliteCall(() => this.#number(this.#pruned))) throw WorkplanError.cursorExpired(changeIdOf(after));
+    // missing pruned changes is never answered (a prune after it took nothing from it). 0
+    // reads from the first change kept, whatever was pruned: a new follower's start.
+    if (after > 0 && after < guardSqliteCall(() => this.#number(this.#pruned))) throw WorkplanError.cursorExpired(changeIdOf(after));
     return rows.map(changeOfRow);
   }
 
