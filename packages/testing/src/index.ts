@@ -30,5 +30,6 @@ export { hostileTargets, methodArb, otherPath, parserRefuses, standardMethods } 
 export { CONTRACT_STATUSES, expectContractAnswer, firstAnswer, operationOf, storedRecords, type SentRequest } from './hostile-requests.js';
 export { judge, schemaCheckOf, templateOf, type Exchange, type SchemaCheck, type Verdict } from './openapi-conformance.js';
 export { describeChangeLogContract } from './change-log-contract.js';
+export { describeDeliveryLedgerContract, type DeliveryLedgerFactory } from './delivery-ledger-contract.js';
 export { buildRecord, deleteRecord, insertRecord, testId, updateRecord, type TextUpdate } from './records.js';
 export { describeRecordRepositoryContract, type StorageFactory, type StorageUnderTest } from './repository-contract.js';
