@@ -65,6 +65,7 @@ function failureCopy(failure: DeliveryFailure): DeliveryFailure {
   return {
     lastError: failure.lastError,
     failingSince: dateCopy(failure.failingSince),
+    attempts: failure.attempts,
     nextAttempt: orNull(failure.nextAttempt),
     markedFailingAt: orNull(failure.markedFailingAt),
   };

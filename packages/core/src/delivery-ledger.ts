@@ -10,6 +10,8 @@ export interface DeliveryFailure {
   readonly lastError: string;
   /** The first failed attempt since the subscription last made progress. */
   readonly failingSince: Date;
+  /** How many attempts have failed since then. */
+  readonly attempts: number;
   /** When the next attempt is due; `null` once the subscription is marked failing. */
   readonly nextAttempt: Date | null;
   /** When the retries were given up and the subscription marked failing; `null` while retrying. */

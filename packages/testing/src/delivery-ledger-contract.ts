@@ -10,6 +10,7 @@ const at = (second: number): Date => new Date(Date.UTC(2026, 10, 25, 9, 0, secon
 const failureAt = (second: number, overrides: Partial<DeliveryFailure> = {}): DeliveryFailure => ({
   lastError: 'HTTP 503',
   failingSince: at(second),
+  attempts: 1,
   nextAttempt: at(second + 1),
   markedFailingAt: null,
   ...overrides,
@@ -62,7 +63,7 @@ export function describeDeliveryLedgerContract(adapterName: string, makeLedger: 
 
     it('keeps the failure the holder records, and none from anyone else', async () => {
       await ledger.claim('folha', 'a', at(0), at(30));
-      const marked = failureAt(2, { nextAttempt: null, markedFailingAt: at(9), lastError: 'timeout after 10 s' });
+      const marked = failureAt(2, { nextAttempt: null, markedFailingAt: at(9), attempts: 40, lastError: 'timeout after 10 s' });
       expect(await ledger.fail('folha', 'a', marked)).toBe(true);
       expect(await ledger.fail('folha', 'b', failureAt(3))).toBe(false);
       expect((await ledger.state('folha'))?.failure).toEqual(marked);

@@ -1,0 +1,44 @@
+import { changeIdOf, type ChangeLog, type DeliveryLedger } from '@workplan/core';
+import { firstReadable, latestSequence } from './feed-edges.js';
+import { type WebhookResource } from './resources.js';
+import { type Subscription } from './subscriptions.js';
+
+/** Where a subscription stands, as the operator sees it (never its secret). */
+export interface SubscriptionStatus {
+  readonly name: string;
+  readonly url: string;
+  readonly resources: readonly WebhookResource[];
+  /** The id of the last change acknowledged or passed over; `"0"` before the first. */
+  readonly cursor: string;
+  /** How many changes follow the cursor (of every resource; those it does not want are passed over at once). */
+  readonly lagChanges: number;
+  /** How long ago the oldest change after the cursor was made; 0 when none follows it. */
+  readonly lagSeconds: number;
+  readonly lastError: string | null;
+  readonly failingSince: Date | null;
+  readonly nextAttempt: Date | null;
+  /** Retries were given up: nothing is sent until a reload (SIGHUP) or a restart. */
+  readonly failing: boolean;
+}
+
+/** The status of `subscription` from the ledger and the change log, at `now`. */
+export async function statusOf(subscription: Subscription, ledger: DeliveryLedger, log: ChangeLog, now: Date): Promise<SubscriptionStatus> {
+  const state = await ledger.state(subscription.name);
+  const cursor = state?.cursor ?? 0;
+  const pending = await firstReadable(log, cursor);
+  const [oldest] = await log.read(pending, 1);
+  const latest = oldest === undefined ? pending : await latestSequence(log, pending);
+  const failure = state?.failure ?? null;
+  return {
+    name: subscription.name,
+    url: subscription.url,
+    resources: subscription.resources,
+    cursor: changeIdOf(cursor),
+    lagChanges: latest - cursor,
+    lagSeconds: oldest === undefined ? 0 : Math.max(0, (now.getTime() - oldest.at.getTime()) / 1000),
+    lastError: failure?.lastError ?? null,
+    failingSince: failure?.failingSince ?? null,
+    nextAttempt: failure?.nextAttempt ?? null,
+    failing: failure !== null && failure.markedFailingAt !== null,
+  };
+}
