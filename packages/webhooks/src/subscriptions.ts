@@ -107,7 +107,7 @@ function nameOf(value: unknown, refuse: (problem: string) => void): string | und
 function urlOf(value: unknown, refuse: (problem: string) => void): string {
   const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
   if (url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:')) return url.href;
-  refuse(`url must be an http or https URL, not ${JSON.stringify(value) ?? 'missing'}`);
+  refuse(`url must be an http or https URL, not ${value === undefined ? 'missing' : JSON.stringify(value)}`);
   return '';
 }
 
