@@ -13,6 +13,8 @@ export class WebhookDeliverer {
   readonly #context: DeliveryContext;
   readonly #deliveries = new Map<string, SubscriptionDelivery>();
   #subscriptions: readonly Subscription[] = [];
+  /** The last change of subscriptions asked for: each waits for the one before (two SIGHUPs in a row). */
+  #changing: Promise<void> = Promise.resolve();
 
   constructor(options: DelivererOptions) {
     this.#context = {
@@ -35,9 +37,16 @@ export class WebhookDeliverer {
    * Delivers to `subscriptions` from now on: a new one starts, one no longer given stops, a
    * changed one starts again with its new address, secret or resources (at its cursor), and
    * one marked failing is tried again. `graceMs` bounds the wait for the attempts in flight
-   * of those that stop.
+   * of those that stop (by default, as long as an attempt may take).
    */
-  async deliverTo(subscriptions: readonly Subscription[], graceMs = 0): Promise<void> {
+  deliverTo(subscriptions: readonly Subscription[], graceMs = this.#context.timings.attemptTimeoutMs): Promise<void> {
+    const changed = this.#changing.then(() => this.#change(subscriptions, graceMs));
+    // The caller is told of a failure; the next change does not inherit it.
+    this.#changing = changed.catch(() => undefined);
+    return changed;
+  }
+
+  async #change(subscriptions: readonly Subscription[], graceMs: number): Promise<void> {
     const wanted = new Map(subscriptions.map((subscription) => [subscription.name, subscription]));
     const stopping: Promise<void>[] = [];
     for (const [name, delivery] of this.#deliveries) {
