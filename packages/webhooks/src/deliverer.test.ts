@@ -8,9 +8,10 @@ import { WebhookDeliverer } from './deliverer.js';
 import { type DeliveryEvent, type DeliveryTimings } from './delivery-settings.js';
 import { type Subscription } from './subscriptions.js';
 
-// Short times so that retries, timeouts and takeovers happen within a test.
+// Short times so that retries, timeouts and takeovers happen within a test; the lease lasts
+// three attempts, as by default, so a stall of the event loop does not lose it mid-attempt.
 const timings: Partial<DeliveryTimings> = {
-  attemptTimeoutMs: 300,
+  attemptTimeoutMs: 200,
   backoff: { firstMs: 20, maxMs: 80 },
   retryPeriodMs: 60_000,
   leaseMs: 600,
@@ -144,8 +145,8 @@ describe('the webhook deliverer', () => {
     await deliverer();
     await receiver.until((posts) => acknowledged(posts).length === 2);
     expect(idsOf(receiver.posts)).toEqual(['1', '1', '2']);
-    expect(events.find((event) => event.type === 'failed')).toMatchObject({ changeId: '1', outcome: 'timeout', cause: 'no answer in 0.3 s' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(events.find((event) => event.type === 'failed')).toMatchObject({ changeId: '1', outcome: 'timeout', cause: 'no answer in 0.2 s' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
   });
 
   it('stops within its grace even while a receiver hangs, and gives the lease up', async () => {
@@ -189,6 +190,17 @@ describe('the webhook deliverer', () => {
     await receiver.until((posts) => posts.length === 20);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(idsOf(receiver.posts)).toEqual(sequence(1, 20));
+  });
+
+  it('renews its lease while it delivers for longer than a lease lasts, so the other instance never sends too', async () => {
+    receiver.answerWith(() => ({ status: 204, delayMs: 40 }));
+    await deliverer([subscription()], 'instance-a');
+    await deliverer([subscription()], 'instance-b');
+    await schedules(30);
+    await receiver.until((posts) => posts.length === 30);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(idsOf(receiver.posts)).toEqual(sequence(1, 30));
+    expect(receiver.peakInFlight).toBe(1);
   });
 
   it('is taken over by the other instance when the one delivering stops', async () => {

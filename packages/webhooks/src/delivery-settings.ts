@@ -6,7 +6,11 @@ import { type FailureOutcome } from './post-change.js';
 export interface DeliveryTimings extends RetryPolicy {
   /** An attempt not answered within this is a failure (the contract: 10 s). */
   readonly attemptTimeoutMs: number;
-  /** How long a lease lasts unless renewed; renewed when a third of it has passed. */
+  /**
+   * How long a lease lasts unless renewed; renewed when a third of it has passed, before an
+   * attempt. At least three times `attemptTimeoutMs`, so that an attempt begun just before a
+   * renewal was due ends well within the lease.
+   */
   readonly leaseMs: number;
   /** How many changes are read from the log at a time. */
   readonly batchSize: number;
