@@ -1,3 +1,6 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
 /** How an attempt that was not acknowledged ended. */
 export type FailureOutcome = 'status' | 'redirect' | 'timeout' | 'connection';
 
@@ -14,8 +17,20 @@ export interface PostRequest {
   readonly body: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** The subscription's connection: see `connectionFor`. */
+  readonly agent: HttpAgent;
   /** Aborts the POST when the deliverer stops. */
   readonly signal: AbortSignal;
+}
+
+/**
+ * One kept-alive connection to `url`'s receiver, for one subscription: its POSTs take turns
+ * on it, so a subscription never holds more than one connection. (Node's `fetch` shares a
+ * pool per origin and cost several times as much per POST: docs/benchmarks/README.md.)
+ */
+export function connectionFor(url: string): HttpAgent {
+  const options = { keepAlive: true, maxSockets: 1 };
+  return url.startsWith('https:') ? new HttpsAgent(options) : new HttpAgent(options);
 }
 
 /**
@@ -23,34 +38,50 @@ export interface PostRequest {
  * status, a redirect (never followed: the receiver's address is the operator's to change),
  * a timeout or a connection that failed does not.
  */
-export async function postChange(request: PostRequest): Promise<Attempt> {
+export function postChange(request: PostRequest): Promise<Attempt> {
   const timeout = AbortSignal.timeout(request.timeoutMs);
-  try {
-    const response = await fetch(request.url, {
-      method: 'POST',
-      body: request.body,
-      headers: { 'content-type': 'application/json', 'user-agent': 'workplan-webhooks', ...request.headers },
-      redirect: 'manual',
-      signal: AbortSignal.any([timeout, request.signal]),
+  const send = request.url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const sent = send(
+      request.url,
+      {
+        method: 'POST',
+        agent: request.agent,
+        signal: AbortSignal.any([timeout, request.signal]),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(request.body)),
+          'user-agent': 'workplan-webhooks',
+          ...request.headers,
+        },
+      },
+      (answer) => {
+        const status = answer.statusCode ?? 0;
+        // The body says nothing the status did not; read to its end, it frees the
+        // connection for the next change.
+        answer.on('close', () => {
+          resolve(outcomeOf(status));
+        });
+        answer.resume();
+      },
+    );
+    sent.on('error', (error) => {
+      if (request.signal.aborted) resolve({ acknowledged: false, outcome: 'stopped', cause: 'stopped while delivering' });
+      else if (timeout.aborted) resolve({ acknowledged: false, outcome: 'timeout', cause: `no answer in ${request.timeoutMs / 1000} s` });
+      else resolve({ acknowledged: false, outcome: 'connection', cause: connectionCause(error) });
     });
-    // The answer's body says nothing the status did not; read to its end, it lets the
-    // connection be used again for the next change.
-    await response.arrayBuffer().catch(() => undefined);
-    const { status } = response;
-    if (status >= 200 && status < 300) return { acknowledged: true, status };
-    if (status >= 300 && status < 400) return { acknowledged: false, outcome: 'redirect', cause: `HTTP ${status} redirect, not followed` };
-    return { acknowledged: false, outcome: 'status', cause: `HTTP ${status}` };
-  } catch (error) {
-    if (request.signal.aborted) return { acknowledged: false, outcome: 'stopped', cause: 'stopped while delivering' };
-    if (timeout.aborted) return { acknowledged: false, outcome: 'timeout', cause: `no answer in ${request.timeoutMs / 1000} s` };
-    return { acknowledged: false, outcome: 'connection', cause: connectionCause(error) };
-  }
+    sent.end(request.body);
+  });
+}
+
+function outcomeOf(status: number): Attempt {
+  if (status >= 200 && status < 300) return { acknowledged: true, status };
+  if (status >= 300 && status < 400) return { acknowledged: false, outcome: 'redirect', cause: `HTTP ${status} redirect, not followed` };
+  return { acknowledged: false, outcome: 'status', cause: `HTTP ${status}` };
 }
 
 /** Why a connection failed, in the words of the system (`ECONNREFUSED`, `ECONNRESET`, ...) where it gave some. */
-function connectionCause(error: unknown): string {
-  const cause: unknown = error instanceof Error ? error.cause : undefined;
-  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
-  const message = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  return code === undefined ? `connection failed: ${message}` : `connection failed: ${code}`;
+function connectionCause(error: Error): string {
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return `connection failed: ${code ?? error.message}`;
 }

@@ -1,8 +1,9 @@
+import { type Agent } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sequenceOf, WorkplanError, type Change, type ChangeLog, type Clock, type DeliveryLedger, type DeliveryState } from '@workplan/core';
 import { type DeliveryEvent, type DeliveryTimings } from './delivery-settings.js';
 import { firstReadable } from './feed-edges.js';
-import { postChange } from './post-change.js';
+import { connectionFor, postChange } from './post-change.js';
 import { resourceOfKind } from './resources.js';
 import { nextFailure } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
@@ -29,6 +30,8 @@ export interface DeliveryContext {
 export class SubscriptionDelivery {
   readonly subscription: Subscription;
   readonly #context: DeliveryContext;
+  /** The one connection its POSTs take turns on. */
+  readonly #connection: Agent;
   /** A subscription marked failing before this moment is tried again: its start, or the last reload. */
   #resumedAt: Date;
   /** No attempt starts once it aborts, and every wait ends. */
@@ -42,6 +45,7 @@ export class SubscriptionDelivery {
   constructor(subscription: Subscription, context: DeliveryContext) {
     this.subscription = subscription;
     this.#context = context;
+    this.#connection = connectionFor(subscription.url);
     this.#resumedAt = context.clock.now();
     this.#running = this.#run();
   }
@@ -60,6 +64,7 @@ export class SubscriptionDelivery {
     }, graceMs);
     await this.#running;
     clearTimeout(cut);
+    this.#connection.destroy();
   }
 
   get #stopped(): boolean {
@@ -194,7 +199,8 @@ export class SubscriptionDelivery {
     const { url, secret } = this.subscription;
     const body = this.#context.bodyOf(change);
     const headers = signatureHeaders(secret, change.id, this.#context.clock.now(), body);
-    return postChange({ url, body, headers: { ...headers }, timeoutMs: this.#context.timings.attemptTimeoutMs, signal: this.#cut.signal });
+    const { attemptTimeoutMs } = this.#context.timings;
+    return postChange({ url, body, headers: { ...headers }, timeoutMs: attemptTimeoutMs, agent: this.#connection, signal: this.#cut.signal });
   }
 
   /** Waits `ms`, or less if the delivery stops or is woken. */
