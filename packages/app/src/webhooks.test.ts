@@ -91,6 +91,18 @@ describe('webhooks in the service', () => {
     expect(metrics).toMatch(/^workplan_webhook_lag_seconds\{subscription="folha"\} 0$/mu);
   });
 
+  it('stops within SHUTDOWN_TIMEOUT_MS while a receiver hangs', async () => {
+    const hanging = await receiver();
+    hanging.answerWith(() => 'hang');
+    const file = await webhooksFile([{ name: 'folha', url: hanging.url, secret: secret() }]);
+    const running = await startService(parseConfig({ ...base, WEBHOOKS_FILE: file, SHUTDOWN_TIMEOUT_MS: '300' }));
+    await createScale(running.url, 'turno A');
+    await hanging.until((posts) => posts.length === 1);
+    const closing = Date.now();
+    await running.close();
+    expect(Date.now() - closing).toBeLessThan(2000);
+  });
+
   it('lists no subscription without WEBHOOKS_FILE', async () => {
     const running = await service({});
     expect((await send(running.url, { path: '/api/v1/webhooks', headers: { key: KEY } })).json).toEqual({ success: true, data: [] });
