@@ -38,7 +38,9 @@ export interface DeliveryState {
  * or expired lease exactly one succeeds), and `advance`, `fail` and `release` write only
  * while `holder` still holds the lease, checking and writing in the same step, so an
  * instance that lost its lease (it stalled and another took over) can no longer move the
- * cursor. Times are kept to the millisecond.
+ * cursor. A holder holds the lease from its claim until another holder's claim or its own
+ * release, expired or not: these three take no time, and an expired lease nobody took over
+ * harms nobody. Times are kept to the millisecond.
  */
 export interface DeliveryLedger {
   /**

@@ -78,6 +78,13 @@ export function describeDeliveryLedgerContract(adapterName: string, makeLedger: 
       expect(await ledger.state('folha')).toEqual({ subscription: 'folha', cursor: 0, lease: { holder: 'b', expiresAt: at(61) }, failure: null });
     });
 
+    it('lets a holder whose lease expired write until another holder takes it', async () => {
+      await ledger.claim('folha', 'a', at(0), at(30));
+      expect(await ledger.advance('folha', 'a', 3)).toBe(true);
+      expect(await ledger.fail('folha', 'a', failureAt(40))).toBe(true);
+      expect(await ledger.state('folha')).toMatchObject({ cursor: 3, lease: { holder: 'a', expiresAt: at(30) }, failure: failureAt(40) });
+    });
+
     it('frees a released lease for another holder at once, keeping the cursor', async () => {
       await ledger.claim('folha', 'a', at(0), at(30));
       await ledger.advance('folha', 'a', 2);
