@@ -6,6 +6,7 @@ import { type Subscription } from './subscriptions.js';
 /** Where a subscription stands, as the operator sees it (never its secret). */
 export interface SubscriptionStatus {
   readonly name: string;
+  /** Its URL, with any password in it masked. */
   readonly url: string;
   readonly resources: readonly WebhookResource[];
   /** The id of the last change acknowledged or passed over; `"0"` before the first. */
@@ -21,6 +22,14 @@ export interface SubscriptionStatus {
   readonly failing: boolean;
 }
 
+/** The URL as the operator may see it anywhere: a password in it is a secret too. */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password === '') return url;
+  parsed.password = '***';
+  return parsed.href;
+}
+
 /** The status of `subscription` from the ledger and the change log, at `now`. */
 export async function statusOf(subscription: Subscription, ledger: DeliveryLedger, log: ChangeLog, now: Date): Promise<SubscriptionStatus> {
   const state = await ledger.state(subscription.name);
@@ -31,7 +40,7 @@ export async function statusOf(subscription: Subscription, ledger: DeliveryLedge
   const failure = state?.failure ?? null;
   return {
     name: subscription.name,
-    url: subscription.url,
+    url: shownUrl(subscription.url),
     resources: subscription.resources,
     cursor: changeIdOf(cursor),
     lagChanges: latest - cursor,
