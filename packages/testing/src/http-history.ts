@@ -20,9 +20,9 @@ export function describeHistory(service: () => ServiceUnderTest, call: ContractC
       const changes = await history(singular, id);
       const by = nameOfUnnamedKey(service().key);
       expect(changes).toEqual([
-        { id: expect.any(String), resource: singular, recordId: id, action: 'create', at: created.updatedAt, by, data: created, previous: null },
-        { id: expect.any(String), resource: singular, recordId: id, action: 'update', at: updated.updatedAt, by, data: updated, previous: created },
-        { id: expect.any(String), resource: singular, recordId: id, action: 'delete', at: expect.any(String), by, data: null, previous: updated },
+        { id: expect.any(String) as unknown, resource: singular, recordId: id, action: 'create', at: created.updatedAt, by, data: created, previous: null },
+        { id: expect.any(String) as unknown, resource: singular, recordId: id, action: 'update', at: updated.updatedAt, by, data: updated, previous: created },
+        { id: expect.any(String) as unknown, resource: singular, recordId: id, action: 'delete', at: expect.any(String) as unknown, by, data: null, previous: updated },
       ]);
       for (const change of changes) expect(Object.keys(change)).toEqual(['id', 'resource', 'recordId', 'action', 'at', 'by', 'data', 'previous']);
       const numbers = changes.map((change) => Number(change.id));
