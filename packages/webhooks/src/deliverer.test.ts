@@ -228,15 +228,35 @@ describe('the webhook deliverer', () => {
   });
 
   it('passes over, with one warning, the changes retention removed before they were sent', async () => {
-    const clock = steppingClock(Date.UTC(2026, 0, 1));
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock });
-    await schedules(3);
-    expect(await storage.changes.prune(new Date(Date.UTC(2026, 0, 2)))).toBe(3);
+    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 1)) });
     await schedules(2);
-    await deliverer();
+    const first = await deliverer();
     await receiver.until((posts) => posts.length === 2);
-    expect(idsOf(receiver.posts)).toEqual(['4', '5']);
-    expect(events.filter((event) => event.type === 'expired')).toEqual([{ type: 'expired', subscription: 'folha', after: 0, resumedAfter: 3 }]);
+    await first.stop(1000);
+    await schedules(2);
+    expect(await storage.changes.prune(new Date(Date.UTC(2026, 0, 2)))).toBe(4);
+    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 3)) });
+    await schedules(1);
+    await deliverer([subscription()], 'instance-b');
+    await receiver.until((posts) => posts.length === 3);
+    expect(idsOf(receiver.posts)).toEqual(['1', '2', '5']);
+    expect(events.filter((event) => event.type === 'expired')).toEqual([{ type: 'expired', subscription: 'folha', after: 2, resumedAfter: 4 }]);
+  });
+
+  it('starts a new subscription from the oldest change kept', async () => {
+    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 1)) });
+    await schedules(3);
+    await storage.changes.prune(new Date(Date.UTC(2026, 0, 2)));
+    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 3)) });
+    await schedules(2);
+    receiver.answerWith(() => ({ status: 503 }));
+    const started = await deliverer();
+    await receiver.until((posts) => posts.length === 1);
+    expect(await started.status()).toEqual([expect.objectContaining({ cursor: '0', lagChanges: 2 })]);
+    receiver.answerWith(() => ({ status: 204 }));
+    await receiver.until((posts) => acknowledged(posts).length === 2);
+    expect(acknowledged(receiver.posts)).toEqual(['4', '5']);
+    expect(events.filter((event) => event.type === 'expired')).toEqual([]);
   });
 
   it('marks a subscription failing once its retries lasted the retry period, keeping its place until a reload', async () => {

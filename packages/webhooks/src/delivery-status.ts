@@ -1,5 +1,5 @@
-import { changeIdOf, type ChangeLog, type DeliveryLedger } from '@workplan/core';
-import { firstReadable, latestSequence } from './feed-edges.js';
+import { changeIdOf, sequenceOf, type ChangeLog, type DeliveryLedger } from '@workplan/core';
+import { latestSequence, oldestAfter } from './feed-edges.js';
 import { type WebhookResource } from './resources.js';
 import { type Subscription } from './subscriptions.js';
 
@@ -11,7 +11,7 @@ export interface SubscriptionStatus {
   readonly resources: readonly WebhookResource[];
   /** The id of the last change acknowledged or passed over; `"0"` before the first. */
   readonly cursor: string;
-  /** How many changes follow the cursor (of every resource; those it does not want are passed over at once). */
+  /** How many changes kept follow the cursor (of every resource; those it does not want are passed over at once). */
   readonly lagChanges: number;
   /** How long ago the oldest change after the cursor was made; 0 when none follows it. */
   readonly lagSeconds: number;
@@ -34,16 +34,17 @@ function shownUrl(url: string): string {
 export async function statusOf(subscription: Subscription, ledger: DeliveryLedger, log: ChangeLog, now: Date): Promise<SubscriptionStatus> {
   const state = await ledger.state(subscription.name);
   const cursor = state?.cursor ?? 0;
-  const pending = await firstReadable(log, cursor);
-  const [oldest] = await log.read(pending, 1);
-  const latest = oldest === undefined ? pending : await latestSequence(log, pending);
+  const oldest = await oldestAfter(log, cursor);
+  const first = oldest === undefined ? undefined : sequenceOf(oldest.id);
+  // Changes are numbered without gaps, so those pending are counted by their first and last numbers.
+  const lagChanges = first === undefined ? 0 : (await latestSequence(log, first)) - first + 1;
   const failure = state?.failure ?? null;
   return {
     name: subscription.name,
     url: shownUrl(subscription.url),
     resources: subscription.resources,
     cursor: changeIdOf(cursor),
-    lagChanges: latest - cursor,
+    lagChanges,
     lagSeconds: oldest === undefined ? 0 : Math.max(0, (now.getTime() - oldest.at.getTime()) / 1000),
     lastError: failure?.lastError ?? null,
     failingSince: failure?.failingSince ?? null,

@@ -1,4 +1,4 @@
-import { WorkplanError, type ChangeLog } from '@workplan/core';
+import { WorkplanError, type Change, type ChangeLog } from '@workplan/core';
 
 /**
  * Where the kept changes begin and end, found through the change log's one way of reading
@@ -25,10 +25,16 @@ export async function firstReadable(log: ChangeLog, from: number): Promise<numbe
   return smallestWhere(from, async (place) => (await hasChangeAfter(log, place)) !== undefined);
 }
 
-/** The sequence of the latest change (`from` when none follows it), reading from where the log can be read. */
+/** The oldest change after `cursor` still kept; `undefined` when none follows it. */
+export async function oldestAfter(log: ChangeLog, cursor: number): Promise<Change | undefined> {
+  const [oldest] = await log.read(await firstReadable(log, cursor), 1);
+  return oldest;
+}
+
+/** The sequence of the latest change, found from `from`, a place the log can be read from. */
 export async function latestSequence(log: ChangeLog, from: number): Promise<number> {
-  const start = await firstReadable(log, from);
-  return smallestWhere(start, async (place) => (await hasChangeAfter(log, place)) !== true);
+  // A place whose followers were pruned has later changes still: those kept, or none if all went.
+  return smallestWhere(from, async (place) => (await hasChangeAfter(log, place)) === false);
 }
 
 /** The smallest place at or after `from` where `holds`, which once true stays true: doubling steps, then halving. */
