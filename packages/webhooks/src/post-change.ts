@@ -39,36 +39,47 @@ export function connectionFor(url: string): HttpAgent {
  * a timeout or a connection that failed does not.
  */
 export function postChange(request: PostRequest): Promise<Attempt> {
-  const timeout = AbortSignal.timeout(request.timeoutMs);
   const send = request.url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    const sent = send(
-      request.url,
-      {
-        method: 'POST',
-        agent: request.agent,
-        signal: AbortSignal.any([timeout, request.signal]),
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(request.body)),
-          'user-agent': 'workplan-webhooks',
-          ...request.headers,
-        },
+    let ended: 'timeout' | 'stopped' | undefined;
+    const sent = send(request.url, {
+      method: 'POST',
+      agent: request.agent,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(request.body)),
+        'user-agent': 'workplan-webhooks',
+        ...request.headers,
       },
-      (answer) => {
-        const status = answer.statusCode ?? 0;
-        // The body says nothing the status did not; read to its end, it frees the
-        // connection for the next change.
-        answer.on('close', () => {
-          resolve(outcomeOf(status));
-        });
-        answer.resume();
-      },
-    );
+    });
+    const end = (why: 'timeout' | 'stopped') => (): void => {
+      ended ??= why;
+      sent.destroy();
+    };
+    // A timer and a listener of its own per POST, both let go when it settles: combined
+    // signals made per POST would stay attached to the delivery's long-lived one.
+    const timer = setTimeout(end('timeout'), request.timeoutMs);
+    const stop = end('stopped');
+    request.signal.addEventListener('abort', stop, { once: true });
+    const settle = (attempt: Attempt): void => {
+      clearTimeout(timer);
+      request.signal.removeEventListener('abort', stop);
+      resolve(attempt);
+    };
+    if (request.signal.aborted) stop();
+    sent.on('response', (answer) => {
+      const status = answer.statusCode ?? 0;
+      // The body says nothing the status did not; read to its end, it frees the
+      // connection for the next change.
+      answer.on('close', () => {
+        settle(outcomeOf(status));
+      });
+      answer.resume();
+    });
     sent.on('error', (error) => {
-      if (request.signal.aborted) resolve({ acknowledged: false, outcome: 'stopped', cause: 'stopped while delivering' });
-      else if (timeout.aborted) resolve({ acknowledged: false, outcome: 'timeout', cause: `no answer in ${request.timeoutMs / 1000} s` });
-      else resolve({ acknowledged: false, outcome: 'connection', cause: connectionCause(error) });
+      if (ended === 'stopped') settle({ acknowledged: false, outcome: 'stopped', cause: 'stopped while delivering' });
+      else if (ended === 'timeout') settle({ acknowledged: false, outcome: 'timeout', cause: `no answer in ${request.timeoutMs / 1000} s` });
+      else settle({ acknowledged: false, outcome: 'connection', cause: connectionCause(error) });
     });
     sent.end(request.body);
   });
