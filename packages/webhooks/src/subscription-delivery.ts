@@ -38,7 +38,7 @@ export class SubscriptionDelivery {
   readonly #stopping = new AbortController();
   /** Cuts the attempt in flight short: a stop's grace has run out. */
   readonly #cut = new AbortController();
-  /** Ends the current wait, to look at the state again (a resume). */
+  /** Ends the current wait, to look at the state again: a resume, or the stop. */
   #wake = new AbortController();
   readonly #running: Promise<void>;
 
@@ -59,6 +59,7 @@ export class SubscriptionDelivery {
   /** Starts no more attempts, lets the one in flight end for up to `graceMs`, and gives the lease up. */
   async stop(graceMs: number): Promise<void> {
     this.#stopping.abort();
+    this.#wake.abort();
     const cut = setTimeout(() => {
       this.#cut.abort();
     }, graceMs);
@@ -209,13 +210,14 @@ export class SubscriptionDelivery {
     await sleep(Math.max(0, ms), undefined, { signal: this.#waitSignal() }).catch(() => undefined);
   }
 
-  /** What ends a wait: a stop, or a wake (after which the next wait is a full one again). */
+  /**
+   * What ends a wait: a wake (a resume or the stop). One that came since the last wait ends
+   * the next at once, and is then used up, unless the delivery stops.
+   */
   #waitSignal(): AbortSignal {
-    if (this.#wake.signal.aborted) {
-      this.#wake = new AbortController();
-      return AbortSignal.abort();
-    }
-    return AbortSignal.any([this.#stopping.signal, this.#wake.signal]);
+    const { signal } = this.#wake;
+    if (signal.aborted && !this.#stopped) this.#wake = new AbortController();
+    return signal;
   }
 
   #now(): number {
