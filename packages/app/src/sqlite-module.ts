@@ -24,6 +24,8 @@ export function sqliteStorageModule(config: Config): ContainerModule {
     bind(ids.repositories).toConstantValue(storage.repositories);
     bind(ids.changes).toConstantValue(storage.changes);
     bind(ids.hitCounter).toConstantValue(storage.hitCounter);
+    // No delivery ledger on this storage yet: WEBHOOKS_FILE is refused at start.
+    bind(ids.deliveryLedger).toConstantValue(null);
     bind(ids.storage).toResolvedValue(
       (logger): StorageLifecycle => {
         log = logger;
