@@ -1,6 +1,12 @@
 import {
   CREATION_ORDER,
+  numbered,
   WorkplanError,
+  type Change,
+  type ChangeDraft,
+  type Creation,
+  type Deletion,
+  type Update,
   type AbortSignalLike,
   type CatalogRecord,
   type FoundRecords,
@@ -9,9 +15,9 @@ import {
   type RecordKind,
   type RecordQuery,
   type RecordRepository,
-  type TextChange,
 } from '@workplan/core';
 import { type Collection, type Filter, type IndexDescription, type Sort, type UUID } from 'mongodb';
+import { type ChangeProtocol } from './change-protocol.js';
 import { guardDriverCall, isDuplicateKeyError, KEY_INDEX, translateDriverError } from './driver-errors.js';
 import { backfillFoldedText } from './folded-text-backfill.js';
 import { textFields, toDocument, toRecord, type RecordDocument } from './record-document.js';
@@ -38,8 +44,12 @@ export interface MongoRecordRepositoryOptions<F extends string> {
   readonly collection: Collection<RecordDocument>;
   /** Where conditional writes claim the state they expect, such as `workSchedules.claims`. */
   readonly claims: Collection<ClaimDocument>;
+  /** Where each write keeps its change, and how (change-protocol.ts). */
+  readonly protocol: ChangeProtocol;
   /** The longest one call may take, all its round trips together; default 2000. */
   readonly timeoutMS?: number;
+  /** How long a write with no answer may still land; default `leaseOf(timeoutMS)`. */
+  readonly leaseMs?: number;
 }
 
 /**
@@ -52,13 +62,15 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   readonly kind: RecordKind<F>;
   readonly #collection: Collection<RecordDocument>;
   readonly #claims: WriteClaims;
+  readonly #protocol: ChangeProtocol;
   readonly #timeoutMS: number;
 
   constructor(options: MongoRecordRepositoryOptions<F>) {
     this.kind = options.kind;
     this.#collection = options.collection;
     this.#timeoutMS = options.timeoutMS ?? DEFAULT_TIMEOUT_MS;
-    this.#claims = new WriteClaims(options.claims, this.#timeoutMS);
+    this.#claims = new WriteClaims(options.claims, this.#timeoutMS, options.leaseMs);
+    this.#protocol = options.protocol;
   }
 
   /**
@@ -75,23 +87,36 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     await backfillFoldedText(this.kind, this.#collection, this.#claims, this.#timeoutMS);
   }
 
-  async insert(record: CatalogRecord<F>, key: string): Promise<void> {
-    const document = toDocument(this.kind, record, key);
-    await this.#withinTime((signal) => this.#claimingKey(key, signal, () => this.#collection.insertOne(document, abortableBy(signal, {}))));
+  async insert(creation: Creation<F>, key: string): Promise<Change<F>> {
+    const document = toDocument(this.kind, creation.data, key);
+    return this.#withinTime(async (signal) => {
+      const sequence = await this.#protocol.open(creation, signal);
+      await this.#undecidedUnlessRefused(sequence, signal, () =>
+        this.#claimingKey(key, signal, () => this.#collection.insertOne({ ...document, change: sequence }, abortableBy(signal, {}))),
+      );
+      this.#protocol.step('written');
+      return this.#committed(creation, sequence, signal);
+    });
   }
 
-  async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
-    const filter = filterOf(id, expectedUpdatedAt);
+  async update(update: Update<F>, key: string): Promise<Change<F> | undefined> {
+    const filter = filterOf(update.recordId, update.previous.updatedAt);
     if (filter === undefined) return undefined;
-    const $set = { ...textFields(this.kind, change.text), key: change.key, updatedAt: change.updatedAt };
-    const updated = await this.#withinTime((signal) =>
-      this.#conditionally(id, expectedUpdatedAt, signal, () =>
-        this.#claimingKey(change.key, signal, () =>
-          this.#collection.findOneAndUpdate(filter, { $set }, abortableBy(signal, { returnDocument: 'after' as const })),
-        ),
-      ),
+    const $set = { ...textFields(this.kind, update.data[this.kind.field]), key, updatedAt: update.data.updatedAt };
+    return this.#withinTime((signal) =>
+      this.#claims.exclusively(update.recordId, update.previous.updatedAt, signal, async () => {
+        if (!(await this.#standsAsExpected(filter, signal))) return undefined;
+        const sequence = await this.#protocol.open(update, signal);
+        const updated = await this.#undecidedUnlessRefused(sequence, signal, () =>
+          this.#claimingKey(key, signal, () =>
+            this.#collection.findOneAndUpdate(filter, { $set: { ...$set, change: sequence } }, abortableBy(signal, { projection: { _id: 1 } })),
+          ),
+        );
+        if (updated === null) return this.#refused(sequence, signal);
+        this.#protocol.step('written');
+        return this.#committed(update, sequence, signal);
+      }),
     );
-    return updated === null || updated === undefined ? undefined : toRecord(this.kind, updated);
   }
 
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
@@ -129,15 +154,36 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     return this.#count({}, options);
   }
 
-  async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
-    const filter = filterOf(id, expectedUpdatedAt);
-    if (filter === undefined) return false;
-    const result = await this.#withinTime((signal) =>
-      this.#conditionally(id, expectedUpdatedAt, signal, () =>
-        guardDriverCall(() => this.#collection.deleteOne(filter, abortableBy(signal, {}))),
-      ),
+  /**
+   * Removes the record in four steps, as the removal itself leaves nothing to show which
+   * change made it: stamps the record with the change, records the deletion (once per
+   * record), removes it, decides. Whoever finds the stamp or the deletion document of an
+   * undecided change carries the rest out (change-protocol.ts).
+   */
+  async delete(deletion: Deletion<F>): Promise<Change<F> | undefined> {
+    const filter = filterOf(deletion.recordId, deletion.previous.updatedAt);
+    if (filter === undefined) return undefined;
+    return this.#withinTime((signal) =>
+      this.#claims.exclusively(deletion.recordId, deletion.previous.updatedAt, signal, async () => {
+        if (!(await this.#standsAsExpected(filter, signal))) return undefined;
+        const sequence = await this.#protocol.open(deletion, signal);
+        const stamped = await this.#undecidedUnlessRefused(sequence, signal, () =>
+          guardDriverCall(() => this.#collection.updateOne(filter, { $set: { change: sequence } }, abortableBy(signal, {}))),
+        );
+        if (stamped.matchedCount === 0) return this.#refused(sequence, signal);
+        this.#protocol.step('stamped');
+        const change = { _id: sequence, kind: deletion.kind, recordId: deletion.recordId };
+        if (!(await this.#undecidedUnlessRefused(sequence, signal, () => this.#protocol.markDeletion(change, signal)))) {
+          return this.#refused(sequence, signal);
+        }
+        this.#protocol.step('marked');
+        await this.#undecidedUnlessRefused(sequence, signal, () =>
+          guardDriverCall(() => this.#collection.deleteOne({ _id: filter._id, change: sequence }, abortableBy(signal, {}))),
+        );
+        this.#protocol.step('removed');
+        return this.#committed(deletion, sequence, signal);
+      }),
     );
-    return result?.deletedCount === 1;
   }
 
   /** The page of the documents matching `filter` in `sort`, as records. */
@@ -171,14 +217,46 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     return withinTimeLimit(this.#timeoutMS, caller, call);
   }
 
-  /** Runs a write whose filter expects `expectedUpdatedAt` holding the claim on that state; unconditional writes run as they are. */
-  async #conditionally<T>(
-    id: string,
-    expectedUpdatedAt: Date | undefined,
-    signal: AbortSignal,
-    write: () => Promise<T>,
-  ): Promise<T | undefined> {
-    return expectedUpdatedAt === undefined ? write() : this.#claims.exclusively(id, expectedUpdatedAt, signal, write);
+  /**
+   * Whether the record is still in the state `filter` expects, once any change its stamp
+   * names is settled (a later change of a record is numbered only after the one before it
+   * is decided, so a record's changes are numbered in the order they happened).
+   */
+  async #standsAsExpected(filter: RecordFilter, signal: AbortSignal): Promise<boolean> {
+    const current = await guardDriverCall(() => this.#collection.findOne({ _id: filter._id }, { signal, projection: { updatedAt: 1, change: 1 } }));
+    if (current === null || current.updatedAt.getTime() !== filter.updatedAt.getTime()) return false;
+    return this.#protocol.settleStamp(this.kind.name, current, signal);
+  }
+
+  /**
+   * Runs a step of change `sequence`'s write. A refusal (a conflict) voids the change; any
+   * other failure leaves it undecided, as the step may have landed, and is answered as an
+   * outage: the write's claim is then kept until its lease ends, when a reader decides it.
+   */
+  async #undecidedUnlessRefused<T>(sequence: number, signal: AbortSignal, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (WorkplanError.is(error) && error.kind === 'conflict') {
+        await this.#protocol.decide(sequence, false, signal);
+        throw error;
+      }
+      throw WorkplanError.is(error) ? error : WorkplanError.storageUnavailable(error);
+    }
+  }
+
+  /** Voids change `sequence`, whose write found the record no longer as expected. */
+  async #refused(sequence: number, signal: AbortSignal): Promise<undefined> {
+    await this.#protocol.decide(sequence, false, signal);
+    return undefined;
+  }
+
+  /** Decides change `sequence` committed, its write carried out; resolves it numbered. */
+  async #committed<D extends ChangeDraft<F>>(draft: D, sequence: number, signal: AbortSignal): Promise<Change<F>> {
+    const committed = await this.#protocol.decide(sequence, true, signal);
+    // Only a write that landed after its lease can be voided by a reader: the lease is too short for the server.
+    if (!committed) throw new Error(`change ${String(sequence)} was decided void by a reader though its write landed`);
+    return numbered(draft, sequence);
   }
 
   /** Runs a write that sets `key`; when another record holds it, rejects with a conflict naming that record. */
@@ -196,12 +274,15 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   }
 }
 
+/** A write's filter: the record and the state the write expects (a type, as the driver's filters take no interface). */
+type RecordFilter = { readonly _id: UUID; readonly updatedAt: Date };
+
 /**
- * The filter of a write to the record with `id`, also matching `expectedUpdatedAt` when
- * given, so the server checks and writes in one step; `undefined` for an id no record can have.
+ * The filter of a write to the record with `id` still at `expectedUpdatedAt`, so the server
+ * checks and writes in one step (MongoDB; on FerretDB the write claim makes it one);
+ * `undefined` for an id no record can have.
  */
-function filterOf(id: string, expectedUpdatedAt: Date | undefined): { _id: UUID; updatedAt?: Date } | undefined {
+function filterOf(id: string, expectedUpdatedAt: Date): RecordFilter | undefined {
   const _id = toBsonId(id);
-  if (_id === undefined) return undefined;
-  return expectedUpdatedAt === undefined ? { _id } : { _id, updatedAt: expectedUpdatedAt };
+  return _id === undefined ? undefined : { _id, updatedAt: expectedUpdatedAt };
 }
