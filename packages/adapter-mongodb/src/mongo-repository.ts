@@ -108,11 +108,9 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
         if (!(await this.#standsAsExpected(filter, signal))) return undefined;
         const sequence = await this.#protocol.open(update, signal);
         const updated = await this.#undecidedUnlessRefused(sequence, signal, () =>
-          this.#claimingKey(key, signal, () =>
-            this.#collection.findOneAndUpdate(filter, { $set: { ...$set, change: sequence } }, abortableBy(signal, { projection: { _id: 1 } })),
-          ),
+          this.#claimingKey(key, signal, () => this.#collection.updateOne(filter, { $set: { ...$set, change: sequence } }, abortableBy(signal, {}))),
         );
-        if (updated === null) return this.#refused(sequence, signal);
+        if (updated.matchedCount === 0) return this.#refused(sequence, signal);
         this.#protocol.step('written');
         return this.#committed(update, sequence, signal);
       }),
