@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { creationOf, uniquenessKey, workSchedule, type CatalogRecord, type Change } from '@workplan/core';
+import { describeWithTestDatabase } from '@workplan/testing/mongodb';
+import { buildRecord } from '@workplan/testing';
+import { expect, it } from 'vitest';
+import { type ProtocolStep } from './change-protocol.js';
+import { useTestStorages } from './test-support/test-storages.js';
+
+// The built packages, as another process of an app would load them (`pnpm test` builds first).
+const adapter = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const core = fileURLToPath(new URL('../../core/dist/index.js', import.meta.url));
+
+/** Shortened for tests: how long a killed writer's change blocks the feed. */
+const LEASE_MS = 2000;
+const TIMEOUT_MS = 1000;
+// The killed writers' own time limit: a dozen processes start at once on a busy machine.
+const CHILD_TIMEOUT_MS = 10_000;
+
+type Action = 'create' | 'update' | 'delete';
+
+/** A write killed after one of its steps, and whether it counts once its change is decided. */
+interface KilledWrite {
+  readonly action: Action;
+  readonly step: ProtocolStep;
+  readonly commits: boolean;
+}
+
+const KILLED_WRITES: readonly KilledWrite[] = [
+  { action: 'create', step: 'numbered', commits: false },
+  { action: 'create', step: 'written', commits: true },
+  { action: 'create', step: 'decided', commits: true },
+  { action: 'update', step: 'numbered', commits: false },
+  { action: 'update', step: 'written', commits: true },
+  { action: 'update', step: 'decided', commits: true },
+  { action: 'delete', step: 'numbered', commits: false },
+  // The stamp shows the deletion was under way with the record as expected: it is carried out.
+  { action: 'delete', step: 'stamped', commits: true },
+  { action: 'delete', step: 'marked', commits: true },
+  { action: 'delete', step: 'removed', commits: true },
+  { action: 'delete', step: 'decided', commits: true },
+];
+
+/** Runs `action` on `record` in a process of its own that ends itself with SIGKILL after `step`; resolves the signal it ended with. */
+async function writeKilledAfter(uri: string, dbName: string, write: KilledWrite, record: CatalogRecord<'value'>): Promise<string | null> {
+  const script = `
+    const core = await import(${JSON.stringify(core)});
+    const { connectMongo } = await import(${JSON.stringify(adapter)});
+    const storage = await connectMongo({
+      uri: ${JSON.stringify(uri)}, dbName: ${JSON.stringify(dbName)}, timeoutMS: ${String(CHILD_TIMEOUT_MS)},
+      afterStep: (step) => { if (step === ${JSON.stringify(write.step)}) process.kill(process.pid, 'SIGKILL'); },
+    });
+    const parts = ${JSON.stringify(record)};
+    const record = core.assembleRecord(core.workSchedule, { ...parts, text: parts.value, createdAt: new Date(parts.createdAt), updatedAt: new Date(parts.updatedAt) });
+    const repository = storage.repositories.workSchedules;
+    const action = ${JSON.stringify(write.action)};
+    if (action === 'create') await repository.insert(core.creationOf(core.workSchedule, record), 'morto');
+    const edited = { ...record, value: 'editado', updatedAt: new Date(record.updatedAt.getTime() + 1) };
+    if (action === 'update') await repository.update(core.updateOf(core.workSchedule, record, edited), 'editado');
+    if (action === 'delete') await repository.delete(core.deletionOf(core.workSchedule, record, new Date()));
+    console.log('the write ended without being killed');
+    process.exit(1);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  return signal;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+await describeWithTestDatabase('The MongoDB change protocol', (database) => {
+  const storages = useTestStorages(database);
+  const options = { timeoutMS: TIMEOUT_MS, leaseMs: LEASE_MS };
+
+  it('kill -9 between any two steps of a write: once its lease is over, its change is committed exactly when its write is there, and the feed goes on', async () => {
+    const cases = await Promise.all(
+      KILLED_WRITES.map(async (write) => {
+        const { storage, dbName } = await storages.fresh(options);
+        const record = buildRecord(workSchedule, { text: 'morto' });
+        const seeded = write.action === 'create' ? [] : [await storage.repositories.workSchedules.insert(creationOf(workSchedule, record), 'morto')];
+        const signal = await writeKilledAfter(database.uri, dbName, write, record);
+        // A write made after the killed one numbered its change: it must wait for it, not pass it.
+        const later = buildRecord(workSchedule, { text: 'depois' });
+        const after = await storage.repositories.workSchedules.insert(creationOf(workSchedule, later), uniquenessKey('depois'));
+        return { write, storage, record, seeded, signal, after, blocked: await storage.changes.read(0, 10) };
+      }),
+    );
+    await sleep(LEASE_MS + 200);
+    for (const { write, storage, record, seeded, signal, after, blocked } of cases) {
+      const label = `${write.action} killed after ${write.step}`;
+      expect(signal, label).toBe('SIGKILL');
+      const stepWasLast = write.step === 'decided';
+      // Until the lease ends the killed write's change is undecided: the feed stops before it.
+      if (!stepWasLast) expect(blocked, label).toEqual(seeded);
+      const feed = await storage.changes.read(0, 10);
+      const found = await storage.repositories.workSchedules.findById(record.id);
+      const killed = feed.filter((change) => change.recordId === record.id && change.action === write.action);
+      expect(killed, label).toHaveLength(write.commits ? 1 : 0);
+      expect(feed, label).toEqual([...seeded, ...killed, after].sort((a, b) => Number(a.id) - Number(b.id)));
+      expect(Number(after.id), label).toBeGreaterThan(Math.max(0, ...killed.map((change) => Number(change.id))));
+      const written = { create: found !== undefined, update: found?.value === 'editado', delete: found === undefined }[write.action];
+      expect(written, label).toBe(write.commits);
+      if (write.commits && write.action !== 'delete') expect(killed[0]?.data, label).toEqual(found);
+      await expect(storage.changes.history(workSchedule.name, record.id), label).resolves.toEqual([...seeded, ...killed]);
+    }
+  });
+
+  it('two instances writing the same records while a reader on each follows the feed: each change once, in order, none skipped, a record’s in the order they happened', async () => {
+    const { storage: first, dbName } = await storages.fresh(options);
+    const second = await storages.again(dbName, options);
+    const records = await Promise.all(
+      ['a', 'b', 'c'].map(async (text) => {
+        const record = buildRecord(workSchedule, { text });
+        await first.repositories.workSchedules.insert(creationOf(workSchedule, record), text);
+        return record;
+      }),
+    );
+    const committed: Change<'value'>[] = [];
+    let writing = true;
+    const writer = async (storage: typeof first, name: string) => {
+      const repository = storage.repositories.workSchedules;
+      for (let round = 0; round < 12; round += 1) {
+        const record = records[round % records.length];
+        if (record === undefined) continue;
+        const current = await repository.findById(record.id);
+        if (current === undefined) continue;
+        const text = `${record.value} ${name} ${String(round)}`;
+        const edited = { ...current, value: text, updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)) };
+        const change = await repository.update({ kind: workSchedule.name, recordId: current.id, action: 'update', at: edited.updatedAt, by: name, data: edited, previous: current }, text);
+        if (change !== undefined) committed.push(change);
+      }
+    };
+    /** Follows the feed through `storage` until the writers are done and it has read all. */
+    const follow = async (storage: typeof first): Promise<Change[]> => {
+      const followed: Change[] = [];
+      let after = 0;
+      for (let done = false; !done; ) {
+        done = !writing;
+        // Read again at once while the writers write, to meet changes still undecided.
+        const page = await storage.changes.read(after, 5);
+        followed.push(...page);
+        after = Number(page.at(-1)?.id ?? after);
+        if (page.length === 5) done = false;
+      }
+      return followed;
+    };
+    const followers = Promise.all([follow(first), follow(second)]);
+    await Promise.all([writer(first, 'um'), writer(first, 'dois'), writer(second, 'tres'), writer(second, 'quatro')]);
+    writing = false;
+    const [followed, alsoFollowed] = await followers;
+
+    expect(alsoFollowed).toEqual(followed);
+    const numbers = followed.map((change) => Number(change.id));
+    expect(numbers).toEqual([...new Set(numbers)].sort((a, b) => a - b));
+    expect(followed).toEqual(await first.changes.read(0, 100));
+    expect(followed.filter((change) => change.action === 'update')).toEqual([...committed].sort((a, b) => Number(a.id) - Number(b.id)));
+    for (const record of records) {
+      const own = followed.filter((change) => change.recordId === record.id);
+      for (const [i, change] of own.entries()) {
+        if (i > 0) expect(change.previous).toEqual(own[i - 1]?.data);
+      }
+      expect(own.at(-1)?.data).toEqual(await second.repositories.workSchedules.findById(record.id));
+    }
+  });
+});
