@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { creationOf, uniquenessKey, workSchedule, type CatalogRecord, type Change } from '@workplan/core';
+import { creationOf, updateOf, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord, type Change } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { expect, it } from 'vitest';
@@ -161,5 +161,61 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
       }
       expect(own.at(-1)?.data).toEqual(await second.repositories.workSchedules.findById(record.id));
     }
+  });
+
+  it('a writer that finds its record stamped with a change still undecided decides it first, so the feed need not wait for the lease', async () => {
+    const { storage, dbName } = await storages.fresh(options);
+    const repository = storage.repositories.workSchedules;
+    const record = buildRecord(workSchedule, { text: 'morto' });
+    const created = await repository.insert(creationOf(workSchedule, record), 'morto');
+    await expect(writeKilledAfter(database.uri, dbName, { action: 'update', step: 'written', commits: true }, record)).resolves.toBe('SIGKILL');
+    await expect(storage.changes.read(0, 10)).resolves.toEqual([created]);
+
+    const current = await repository.findById(record.id);
+    if (current === undefined) throw new Error('the killed update took the record away');
+    const edited = { ...current, value: 'de novo', updatedAt: new Date(current.updatedAt.getTime() + 1) };
+    const change = await repository.update(updateOf(workSchedule, current, edited), 'de novo');
+    expect(change?.id).toBe('3');
+    await expect(storage.changes.read(0, 10)).resolves.toEqual([created, expect.objectContaining({ id: '2', data: current }), change]);
+  });
+
+  it('prunes a decided prefix, answers cursorExpired behind it, and never numbers a change with a number it removed', async () => {
+    const { storage: first, dbName } = await storages.fresh(options);
+    const second = await storages.again(dbName, options);
+    const insert = (storage: typeof first, text: string) =>
+      storage.repositories.workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text })), text);
+    // The second instance takes number 1, so it next guesses 2.
+    const a = await insert(second, 'a');
+    await insert(first, 'b');
+    await insert(first, 'c');
+
+    await expect(first.changes.prune(new Date(Date.now() + 60_000))).resolves.toBe(3);
+    await expect(second.changes.read(0, 10)).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'cursorExpired');
+    await expect(first.changes.history(workSchedule.name, a.recordId)).resolves.toEqual([]);
+    const d = await insert(second, 'd');
+    expect(d.id).toBe('4');
+    await expect(first.changes.read(3, 10)).resolves.toEqual([d]);
+    await expect(first.changes.prune(new Date(0))).resolves.toBe(0);
+  });
+
+  it('wakes a reader waiting on one instance within a poll of a change committed through another, and at once for its own', async () => {
+    const { storage: first, dbName } = await storages.fresh(options);
+    const second = await storages.again(dbName, options);
+    const insert = (storage: typeof first, text: string) =>
+      storage.repositories.workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text })), text);
+
+    const fromAnother = first.changes.waitAfter(0, 10_000);
+    await sleep(200);
+    const change = await insert(second, 'outra');
+    let committedAt = performance.now();
+    await fromAnother;
+    expect(performance.now() - committedAt).toBeLessThan(600);
+
+    const ownWaited = first.changes.waitAfter(Number(change.id), 10_000);
+    await sleep(200);
+    await insert(first, 'propria');
+    committedAt = performance.now();
+    await ownWaited;
+    expect(performance.now() - committedAt).toBeLessThan(100);
   });
 });
