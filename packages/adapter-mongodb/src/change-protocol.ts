@@ -67,6 +67,8 @@ export class ChangeProtocol {
   readonly #onCommit: (sequence: number) => void;
   /** The number to try next: one this process saw taken or took, plus one; `undefined` to read the highest. */
   #next: number | undefined;
+  /** The numbering under way in this process, for the next to wait for. */
+  #numbering: Promise<unknown> = Promise.resolve();
 
   constructor(options: ChangeProtocolOptions) {
     this.#collections = options.collections;
@@ -86,25 +88,41 @@ export class ChangeProtocol {
    * number is taken only once the one before it was, and numbers have no gaps.
    */
   async open(draft: ChangeDraft<string>, signal: AbortSignal): Promise<number> {
-    const { changes } = this.#collections;
-    for (let attempt = 1; attempt <= NUMBERING_ATTEMPTS; attempt += 1) {
-      const sequence = this.#next ?? (await this.#highest(signal)) + 1;
-      try {
-        await changes.insertOne(toChangeDocument(draft, sequence, new Date()), abortableBy(signal, {}));
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw translateDriverError(error);
-        this.#next = attempt % PROBES_BEFORE_READING === 0 ? undefined : sequence + 1;
-        continue;
-      }
-      this.#next = sequence + 1;
+    for (;;) {
+      const sequence = await this.#inTurn(() => this.#take(draft, signal));
       // A number a prune removed is free again, and a stale guess may have taken it: such a
       // change is below every cursor still served, so it is dropped and numbered again.
       if (sequence > (await this.prunedUpTo(signal))) {
         this.step('numbered');
         return sequence;
       }
-      await guardDriverCall(() => changes.deleteOne({ _id: sequence }, abortableBy(signal, {})));
+      await guardDriverCall(() => this.#collections.changes.deleteOne({ _id: sequence }, abortableBy(signal, {})));
       this.#next = undefined;
+    }
+  }
+
+  /**
+   * Runs `take` once the numberings this process started before it are done: writers of
+   * one process would otherwise all try the same number, and all but one try again.
+   */
+  async #inTurn<T>(take: () => Promise<T>): Promise<T> {
+    const turn = this.#numbering.then(take);
+    this.#numbering = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Inserts `draft` under the next free number, as far as this process knows it. */
+  async #take(draft: ChangeDraft<string>, signal: AbortSignal): Promise<number> {
+    for (let attempt = 1; attempt <= NUMBERING_ATTEMPTS; attempt += 1) {
+      const sequence = this.#next ?? (await this.#highest(signal)) + 1;
+      try {
+        await this.#collections.changes.insertOne(toChangeDocument(draft, sequence, new Date()), abortableBy(signal, {}));
+        this.#next = sequence + 1;
+        return sequence;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw translateDriverError(error);
+        this.#next = attempt % PROBES_BEFORE_READING === 0 ? undefined : sequence + 1;
+      }
     }
     throw WorkplanError.storageUnavailable(new Error(`no free change number in ${String(NUMBERING_ATTEMPTS)} tries`));
   }

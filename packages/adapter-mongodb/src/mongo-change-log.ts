@@ -98,17 +98,15 @@ export class MongoChangeLog implements ChangeLog {
     const signal = options?.signal;
     if (signal?.aborted === true) return;
     await new Promise<void>((resolve) => {
-      const waiter: Waiter = {
-        after,
-        wake: () => {
-          clearTimeout(timer);
-          this.#waiters.delete(waiter);
-          signal?.removeEventListener('abort', waiter.wake);
-          resolve();
-        },
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.#waiters.delete(waiter);
+        signal?.removeEventListener('abort', wake);
+        resolve();
       };
-      const timer = setTimeout(waiter.wake, waitMs);
-      signal?.addEventListener('abort', waiter.wake, { once: true });
+      const waiter: Waiter = { after, wake };
+      const timer = setTimeout(wake, waitMs);
+      signal?.addEventListener('abort', wake, { once: true });
       this.#waiters.add(waiter);
       this.#poll();
     });

@@ -1,6 +1,6 @@
 import { creationOf, deletionOf, updateOf, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
-import { buildRecord } from '@workplan/testing';
+import { buildRecord, describeRecordRepositoryContract } from '@workplan/testing';
 import { MongoClient, UUID, type CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MongoChangeLog } from './mongo-change-log.js';
@@ -28,6 +28,8 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
   afterAll(async () => {
     await client.close();
   });
+
+  describeRecordRepositoryContract('mongodb', async () => (await storages.fresh()).storage);
 
   /** A fresh storage, and its database seen through the test's own client. */
   async function freshStorage(): Promise<{ storage: MongoStorage; db: ReturnType<MongoClient['db']> }> {

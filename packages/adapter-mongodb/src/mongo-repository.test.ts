@@ -35,7 +35,7 @@ function acceptingCollection<T extends Document>(): Collection<T> {
 }
 
 /** The change protocol over `collection()`'s collections. */
-function protocolOver(collection: () => Collection<Document>): ChangeProtocol {
+function protocolOver(collection: () => Collection): ChangeProtocol {
   return new ChangeProtocol({
     collections: { changes: collection(), outcomes: collection(), deletions: collection(), pruned: collection() } as never,
     records: () => collection() as unknown as Collection<RecordDocument>,

@@ -250,7 +250,7 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   }
 
   /** Decides change `sequence` committed, its write carried out; resolves it numbered. */
-  async #committed<D extends ChangeDraft<F>>(draft: D, sequence: number, signal: AbortSignal): Promise<Change<F>> {
+  async #committed(draft: ChangeDraft<F>, sequence: number, signal: AbortSignal): Promise<Change<F>> {
     const committed = await this.#protocol.decide(sequence, true, signal);
     // Only a write that landed after its lease can be voided by a reader: the lease is too short for the server.
     if (!committed) throw new Error(`change ${String(sequence)} was decided void by a reader though its write landed`);

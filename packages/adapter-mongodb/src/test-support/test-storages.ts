@@ -3,6 +3,10 @@ import { MongoClient } from 'mongodb';
 import { afterAll, afterEach } from 'vitest';
 import { connectMongo, type MongoStorage, type MongoStorageOptions } from '../mongo-storage.js';
 
+// The tests' storages check behaviour, not time limits: files run side by side on a busy
+// machine, where FerretDB may take longer than the app's default to answer.
+const GENEROUS_TIMEOUT_MS = 10_000;
+
 /** Options of the storages a test makes, the database aside. */
 export type TestStorageOptions = Omit<MongoStorageOptions, 'uri' | 'dbName'>;
 
@@ -30,7 +34,7 @@ export function useTestStorages(database: TestDatabase): {
     }
   });
   const again = async (dbName: string, options: TestStorageOptions = {}): Promise<MongoStorage> => {
-    const storage = await connectMongo({ uri: database.uri, dbName, ...options });
+    const storage = await connectMongo({ uri: database.uri, dbName, timeoutMS: GENEROUS_TIMEOUT_MS, ...options });
     open.push(storage);
     return storage;
   };
