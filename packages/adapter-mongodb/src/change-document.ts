@@ -51,10 +51,10 @@ export function kindNamed(name: string): RecordKind<string> {
 }
 
 /** The document of `draft` numbered `sequence`, written at `writtenAt`. */
-export function toChangeDocument(draft: ChangeDraft<string>, sequence: number, writtenAt: Date): ChangeDocument {
-  const kind = kindNamed(draft.kind);
-  const kept = (record: CatalogRecord<string> | null): KeptRecord | null =>
-    record === null ? null : { id: record.id, text: record[kind.field] as string, createdAt: record.createdAt, updatedAt: record.updatedAt };
+export function toChangeDocument<F extends string>(draft: ChangeDraft<F>, sequence: number, writtenAt: Date): ChangeDocument {
+  const kind = kindNamed(draft.kind) as RecordKind<F>;
+  const kept = (record: CatalogRecord<F> | null): KeptRecord | null =>
+    record === null ? null : { id: record.id, text: record[kind.field], createdAt: record.createdAt, updatedAt: record.updatedAt };
   return {
     _id: sequence,
     kind: draft.kind,

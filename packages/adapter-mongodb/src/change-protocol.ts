@@ -87,7 +87,7 @@ export class ChangeProtocol {
    * Inserts `draft`, undecided, under the next number: the highest taken plus one, so a
    * number is taken only once the one before it was, and numbers have no gaps.
    */
-  async open(draft: ChangeDraft<string>, signal: AbortSignal): Promise<number> {
+  async open<F extends string>(draft: ChangeDraft<F>, signal: AbortSignal): Promise<number> {
     for (;;) {
       const sequence = await this.#inTurn(() => this.#take(draft, signal));
       // A number a prune removed is free again, and a stale guess may have taken it: such a
@@ -112,7 +112,7 @@ export class ChangeProtocol {
   }
 
   /** Inserts `draft` under the next free number, as far as this process knows it. */
-  async #take(draft: ChangeDraft<string>, signal: AbortSignal): Promise<number> {
+  async #take<F extends string>(draft: ChangeDraft<F>, signal: AbortSignal): Promise<number> {
     for (let attempt = 1; attempt <= NUMBERING_ATTEMPTS; attempt += 1) {
       const sequence = this.#next ?? (await this.#highest(signal)) + 1;
       try {
