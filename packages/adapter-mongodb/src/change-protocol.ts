@@ -49,6 +49,8 @@ export interface ChangeProtocolOptions {
 // A writer that keeps finding its number taken reads the highest again after this many
 // tries: under contention the next number is most often the free one.
 const PROBES_BEFORE_READING = 3;
+// How many numbers of decided changes a process remembers.
+const KEPT_DECIDED = 10_000;
 // A writer that finds no free number in this many tries gives up, as an outage.
 const NUMBERING_ATTEMPTS = 100;
 
@@ -69,6 +71,11 @@ export class ChangeProtocol {
   #next: number | undefined;
   /** The numbering under way in this process, for the next to wait for. */
   #numbering: Promise<unknown> = Promise.resolve();
+  /**
+   * Numbers of changes known decided (an outcome never changes), the latest this process
+   * decided: a writer finds most records stamped with one of them, and need not ask.
+   */
+  readonly #decided = new Set<number>();
 
   constructor(options: ChangeProtocolOptions) {
     this.#collections = options.collections;
@@ -139,6 +146,7 @@ export class ChangeProtocol {
       if (outcome === null) throw WorkplanError.storageUnavailable(new Error(`the outcome of change ${String(sequence)} went while read`));
       decided = outcome.committed;
     }
+    this.#remember(sequence);
     this.step('decided');
     if (decided) this.#onCommit(sequence);
     return decided;
@@ -152,6 +160,7 @@ export class ChangeProtocol {
   async settleStamp(kind: string, document: RecordDocument, signal: AbortSignal): Promise<boolean> {
     const sequence = document.change;
     if (typeof sequence !== 'number') return true;
+    if (this.#decided.has(sequence)) return true;
     if ((await guardDriverCall(() => this.#collections.outcomes.findOne({ _id: sequence }, { signal }))) !== null) return true;
     const change = await guardDriverCall(() => this.#collections.changes.findOne({ _id: sequence }, { signal }));
     // Only a prune removes a change that was stamped on a record, and only decided ones.
@@ -220,6 +229,16 @@ export class ChangeProtocol {
     if (_id === undefined || !(await this.markDeletion(change, signal))) return this.decide(change._id, false, signal);
     await guardDriverCall(() => this.#records(change.kind).deleteOne({ _id, change: change._id }, abortableBy(signal, {})));
     return this.decide(change._id, true, signal);
+  }
+
+  /** Adds `sequence` to the numbers known decided, forgetting the oldest beyond `KEPT_DECIDED`. */
+  #remember(sequence: number): void {
+    this.#decided.add(sequence);
+    if (this.#decided.size <= KEPT_DECIDED) return;
+    for (const oldest of this.#decided) {
+      this.#decided.delete(oldest);
+      return;
+    }
   }
 
   /** The highest number taken, or removed by a prune (read after the changes, as a prune marks before it removes). */
