@@ -73,6 +73,9 @@ for (const size of sizes) {
   figures.push(['read of 1000 from the start', await median(() => storage.changes.read(0, 1000))]);
   figures.push(['read with nothing new', await median(() => storage.changes.read(head, 10))]);
   figures.push(["a record's history", await median(() => storage.changes.history('workSchedule', created[0].id))]);
+  // What a waiting reader's poll asks while nothing new is committed (mongo-change-log.ts).
+  const outcomes = client.db(dbName).collection('changes.outcomes');
+  figures.push(['poll with nothing new', await median(() => outcomes.findOne({ _id: { $gt: head }, committed: true }, { projection: { _id: 1 } }))]);
   console.log(`\n${String(size)} changes kept, median of ${String(RUNS)} (ms):`);
   for (const [name, ms] of figures) console.log(`  ${name.padEnd(30)} ${ms.toFixed(1)}`);
   await storage.close();
