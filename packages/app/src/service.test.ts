@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fingerprintOf } from '@workplan/adapter-express';
-import { send } from '@workplan/testing';
+import { openEventStream, send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
 import { checkedKeySet } from './key-entries.js';
@@ -20,12 +20,17 @@ async function keyFile(text: string): Promise<string> {
 }
 
 describe('startService', () => {
-  it('makes a key for the run when none is configured outside production', async () => {
+  it('makes a key for the run when none is configured outside production, named dev in the history of what it writes', async () => {
     const service = await startService(parseConfig(base));
     try {
       expect(service.runKey).toMatch(/^[A-Za-z0-9_-]{32}$/u);
-      const answer = await send(service.url, { path: '/api/v1/scales', headers: { key: service.runKey ?? '' } });
+      const headers = { key: service.runKey ?? '' };
+      const answer = await send(service.url, { path: '/api/v1/scales', headers });
       expect(answer.status).toBe(200);
+      const created = await send(service.url, { method: 'POST', path: '/api/v1/scale', headers: { ...headers, 'content-type': 'application/json' }, body: '{"value":"12x36"}' });
+      const id = (created.json as { data: { id: string } }).data.id;
+      const history = await send(service.url, { path: `/api/v1/scale/${id}/history`, headers });
+      expect((history.json as { data: { by: string }[] }).data.map((change) => change.by)).toEqual(['dev']);
     } finally {
       await service.close();
     }
@@ -80,6 +85,26 @@ describe('startService with named keys and roles', () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+describe('startService with followers of the changes', () => {
+  it('closes at once though a long poll and an event stream are open: the poll answered, the stream ended', async () => {
+    const key = 'follower-key-0123456789';
+    const service = await startService(parseConfig({ ...base, STORAGE: 'memory', API_KEYS: key, SHUTDOWN_TIMEOUT_MS: '20000' }));
+    const polling = send(service.url, { path: '/api/v1/changes?wait=30', headers: { key } });
+    const stream = await openEventStream(service.url, '/api/v1/changes', { key });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await service.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    const answer = await polling;
+    expect({ status: answer.status, data: (answer.json as { data: unknown }).data, connection: answer.headers.connection }).toEqual({
+      status: 200,
+      data: [],
+      connection: 'close',
+    });
+    await stream.ended;
   });
 });
 
