@@ -191,11 +191,13 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     await insert(first, 'c');
 
     await expect(first.changes.prune(new Date(Date.now() + 60_000))).resolves.toBe(3);
-    await expect(second.changes.read(0, 10)).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'cursorExpired');
+    await expect(second.changes.read(1, 10)).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'cursorExpired');
+    await expect(second.changes.read(0, 10)).resolves.toEqual([]);
     await expect(first.changes.history(workSchedule.name, a.recordId)).resolves.toEqual([]);
     const d = await insert(second, 'd');
     expect(d.id).toBe('4');
     await expect(first.changes.read(3, 10)).resolves.toEqual([d]);
+    await expect(first.changes.read(0, 10)).resolves.toEqual([d]);
     await expect(first.changes.prune(new Date(0))).resolves.toBe(0);
   });
 

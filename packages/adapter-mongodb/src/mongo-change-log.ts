@@ -75,10 +75,15 @@ export class MongoChangeLog implements ChangeLog {
 
   async read(after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
     return withinTimeLimit(this.#timeoutMS, options?.signal, async (signal) => {
-      const changes = await this.#committedAfter(after, limit, signal);
-      // Read after the changes: a prune marks before it removes, so a removal the read met shows here.
-      if (after < (await this.protocol.prunedUpTo(signal))) throw WorkplanError.cursorExpired(changeIdOf(after));
-      return changes;
+      // From the start: from the first change kept, read again if a prune moved it meanwhile.
+      for (let from = after === 0 ? await this.protocol.prunedUpTo(signal) : after; ; ) {
+        const changes = await this.#committedAfter(from, limit, signal);
+        // Read after the changes: a prune marks before it removes, so a removal the read met shows here.
+        const pruned = await this.protocol.prunedUpTo(signal);
+        if (from >= pruned) return changes;
+        if (after !== 0) throw WorkplanError.cursorExpired(changeIdOf(after));
+        from = pruned;
+      }
     });
   }
 
