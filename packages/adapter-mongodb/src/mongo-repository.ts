@@ -1,9 +1,6 @@
 import {
   CREATION_ORDER,
-  numbered,
-  WorkplanError,
   type Change,
-  type ChangeDraft,
   type Creation,
   type Deletion,
   type Update,
@@ -16,13 +13,14 @@ import {
   type RecordQuery,
   type RecordRepository,
 } from '@workplan/core';
-import { type Collection, type Filter, type IndexDescription, type Sort, type UUID } from 'mongodb';
+import { type Collection, type Filter, type IndexDescription, type Sort } from 'mongodb';
 import { type ChangeProtocol } from './change-protocol.js';
-import { guardDriverCall, isDuplicateKeyError, KEY_INDEX, translateDriverError } from './driver-errors.js';
+import { guardDriverCall, KEY_INDEX } from './driver-errors.js';
 import { backfillFoldedText } from './folded-text-backfill.js';
-import { textFields, toDocument, toRecord, type RecordDocument } from './record-document.js';
-import { fromBsonId, toBsonId } from './record-id.js';
+import { toRecord, type RecordDocument } from './record-document.js';
+import { toBsonId } from './record-id.js';
 import { ORDER_INDEXES, pageFilter, searchFilter, sortOf } from './record-query.js';
+import { RecordWrites } from './record-writes.js';
 import { abortableBy, DEFAULT_TIMEOUT_MS, withinTimeLimit } from './time-limit.js';
 import { WriteClaims, type ClaimDocument } from './write-claims.js';
 
@@ -31,12 +29,6 @@ const LIST_ORDER = sortOf(CREATION_ORDER);
 
 /** Uniqueness of the key, and each order served without an in-memory sort. */
 const INDEXES: readonly IndexDescription[] = [{ key: { key: 1 }, name: KEY_INDEX, unique: true }, ...ORDER_INDEXES];
-
-// A key's holder can be deleted between the duplicate-key error and the look-up; then the
-// write is tried again. Each retry means another writer took and gave up the key, so a
-// create racing deletes ends as created or as a conflict; only a race that never settles
-// within this many tries is answered as an outage (never the raw driver error, a 500).
-const ATTEMPTS_ON_VANISHED_HOLDER = 50;
 
 export interface MongoRecordRepositoryOptions<F extends string> {
   readonly kind: RecordKind<F>;
@@ -53,8 +45,9 @@ export interface MongoRecordRepositoryOptions<F extends string> {
 }
 
 /**
- * Records of one kind in one MongoDB collection. The unique index on `key` enforces
- * uniqueness, so concurrent writers cannot both win. Each call, all its round trips
+ * Records of one kind in one MongoDB collection, each write kept with its change
+ * (record-writes.ts). The unique index on `key` enforces uniqueness, so concurrent writers
+ * cannot both win. Each call, all its round trips
  * together, takes `timeoutMS` at most; driver outages and calls that run out of time
  * reject with `WorkplanError.storageUnavailable`.
  */
@@ -62,7 +55,7 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   readonly kind: RecordKind<F>;
   readonly #collection: Collection<RecordDocument>;
   readonly #claims: WriteClaims;
-  readonly #protocol: ChangeProtocol;
+  readonly #writes: RecordWrites<F>;
   readonly #timeoutMS: number;
 
   constructor(options: MongoRecordRepositoryOptions<F>) {
@@ -70,7 +63,7 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     this.#collection = options.collection;
     this.#timeoutMS = options.timeoutMS ?? DEFAULT_TIMEOUT_MS;
     this.#claims = new WriteClaims(options.claims, this.#timeoutMS, options.leaseMs);
-    this.#protocol = options.protocol;
+    this.#writes = new RecordWrites({ kind: this.kind, collection: this.#collection, claims: this.#claims, protocol: options.protocol });
   }
 
   /**
@@ -88,33 +81,11 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   }
 
   async insert(creation: Creation<F>, key: string): Promise<Change<F>> {
-    const document = toDocument(this.kind, creation.data, key);
-    return this.#withinTime(async (signal) => {
-      const sequence = await this.#protocol.open(creation, signal);
-      await this.#undecidedUnlessRefused(sequence, signal, () =>
-        this.#claimingKey(key, signal, () => this.#collection.insertOne({ ...document, change: sequence }, abortableBy(signal, {}))),
-      );
-      this.#protocol.step('written');
-      return this.#committed(creation, sequence, signal);
-    });
+    return this.#withinTime((signal) => this.#writes.insert(creation, key, signal));
   }
 
   async update(update: Update<F>, key: string): Promise<Change<F> | undefined> {
-    const filter = filterOf(update.recordId, update.previous.updatedAt);
-    if (filter === undefined) return undefined;
-    const $set = { ...textFields(this.kind, update.data[this.kind.field]), key, updatedAt: update.data.updatedAt };
-    return this.#withinTime((signal) =>
-      this.#claims.exclusively(update.recordId, update.previous.updatedAt, signal, async () => {
-        if (!(await this.#standsAsExpected(filter, signal))) return undefined;
-        const sequence = await this.#protocol.open(update, signal);
-        const updated = await this.#undecidedUnlessRefused(sequence, signal, () =>
-          this.#claimingKey(key, signal, () => this.#collection.updateOne(filter, { $set: { ...$set, change: sequence } }, abortableBy(signal, {}))),
-        );
-        if (updated.matchedCount === 0) return this.#refused(sequence, signal);
-        this.#protocol.step('written');
-        return this.#committed(update, sequence, signal);
-      }),
-    );
+    return this.#withinTime((signal) => this.#writes.update(update, key, signal));
   }
 
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
@@ -152,36 +123,8 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     return this.#count({}, options);
   }
 
-  /**
-   * Removes the record in four steps, as the removal itself leaves nothing to show which
-   * change made it: stamps the record with the change, records the deletion (once per
-   * record), removes it, decides. Whoever finds the stamp or the deletion document of an
-   * undecided change carries the rest out (change-protocol.ts).
-   */
   async delete(deletion: Deletion<F>): Promise<Change<F> | undefined> {
-    const filter = filterOf(deletion.recordId, deletion.previous.updatedAt);
-    if (filter === undefined) return undefined;
-    return this.#withinTime((signal) =>
-      this.#claims.exclusively(deletion.recordId, deletion.previous.updatedAt, signal, async () => {
-        if (!(await this.#standsAsExpected(filter, signal))) return undefined;
-        const sequence = await this.#protocol.open(deletion, signal);
-        const stamped = await this.#undecidedUnlessRefused(sequence, signal, () =>
-          guardDriverCall(() => this.#collection.updateOne(filter, { $set: { change: sequence } }, abortableBy(signal, {}))),
-        );
-        if (stamped.matchedCount === 0) return this.#refused(sequence, signal);
-        this.#protocol.step('stamped');
-        const change = { _id: sequence, kind: deletion.kind, recordId: deletion.recordId };
-        if (!(await this.#undecidedUnlessRefused(sequence, signal, () => this.#protocol.markDeletion(change, signal)))) {
-          return this.#refused(sequence, signal);
-        }
-        this.#protocol.step('marked');
-        await this.#undecidedUnlessRefused(sequence, signal, () =>
-          guardDriverCall(() => this.#collection.deleteOne({ _id: filter._id, change: sequence }, abortableBy(signal, {}))),
-        );
-        this.#protocol.step('removed');
-        return this.#committed(deletion, sequence, signal);
-      }),
-    );
+    return this.#withinTime((signal) => this.#writes.delete(deletion, signal));
   }
 
   /** The page of the documents matching `filter` in `sort`, as records. */
@@ -214,73 +157,4 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   async #withinTime<T>(call: (signal: AbortSignal) => Promise<T>, caller?: AbortSignalLike): Promise<T> {
     return withinTimeLimit(this.#timeoutMS, caller, call);
   }
-
-  /**
-   * Whether the record is still in the state `filter` expects, once any change its stamp
-   * names is settled (a later change of a record is numbered only after the one before it
-   * is decided, so a record's changes are numbered in the order they happened).
-   */
-  async #standsAsExpected(filter: RecordFilter, signal: AbortSignal): Promise<boolean> {
-    const current = await guardDriverCall(() => this.#collection.findOne({ _id: filter._id }, { signal, projection: { updatedAt: 1, change: 1 } }));
-    if (current === null || current.updatedAt.getTime() !== filter.updatedAt.getTime()) return false;
-    return this.#protocol.settleStamp(this.kind.name, current, signal);
-  }
-
-  /**
-   * Runs a step of change `sequence`'s write. A refusal (a conflict) voids the change; any
-   * other failure leaves it undecided, as the step may have landed, and is answered as an
-   * outage: the write's claim is then kept until its lease ends, when a reader decides it.
-   */
-  async #undecidedUnlessRefused<T>(sequence: number, signal: AbortSignal, step: () => Promise<T>): Promise<T> {
-    try {
-      return await step();
-    } catch (error) {
-      if (WorkplanError.is(error) && error.kind === 'conflict') {
-        await this.#protocol.decide(sequence, false, signal);
-        throw error;
-      }
-      throw WorkplanError.is(error) ? error : WorkplanError.storageUnavailable(error);
-    }
-  }
-
-  /** Voids change `sequence`, whose write found the record no longer as expected. */
-  async #refused(sequence: number, signal: AbortSignal): Promise<undefined> {
-    await this.#protocol.decide(sequence, false, signal);
-    return undefined;
-  }
-
-  /** Decides change `sequence` committed, its write carried out; resolves it numbered. */
-  async #committed(draft: ChangeDraft<F>, sequence: number, signal: AbortSignal): Promise<Change<F>> {
-    const committed = await this.#protocol.decide(sequence, true, signal);
-    // Only a write that landed after its lease can be voided by a reader: the lease is too short for the server.
-    if (!committed) throw new Error(`change ${String(sequence)} was decided void by a reader though its write landed`);
-    return numbered(draft, sequence);
-  }
-
-  /** Runs a write that sets `key`; when another record holds it, rejects with a conflict naming that record. */
-  async #claimingKey<T>(key: string, signal: AbortSignal, write: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await write();
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw translateDriverError(error);
-        const holder = await guardDriverCall(() => this.#collection.findOne({ key }, { projection: { _id: 1 }, signal }));
-        if (holder !== null) throw WorkplanError.conflict(fromBsonId(holder._id));
-        if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw WorkplanError.storageUnavailable(error);
-      }
-    }
-  }
-}
-
-/** A write's filter: the record and the state the write expects (a type, as the driver's filters take no interface). */
-type RecordFilter = { readonly _id: UUID; readonly updatedAt: Date };
-
-/**
- * The filter of a write to the record with `id` still at `expectedUpdatedAt`, so the server
- * checks and writes in one step (MongoDB; on FerretDB the write claim makes it one);
- * `undefined` for an id no record can have.
- */
-function filterOf(id: string, expectedUpdatedAt: Date): RecordFilter | undefined {
-  const _id = toBsonId(id);
-  return _id === undefined ? undefined : { _id, updatedAt: expectedUpdatedAt };
 }
