@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { creationOf, updateOf, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord, type Change } from '@workplan/core';
@@ -68,6 +68,25 @@ async function writeKilledAfter(uri: string, dbName: string, write: KilledWrite,
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
   const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
   return signal;
+}
+
+/** A process that creates, updates and deletes records of its own through `dbName` until it is killed. */
+function writeUntilKilled(uri: string, dbName: string): ChildProcess {
+  const script = `
+    const core = await import(${JSON.stringify(core)});
+    const { MongoStorage } = await import(${JSON.stringify(adapter)});
+    const storage = new MongoStorage({ uri: ${JSON.stringify(uri)}, dbName: ${JSON.stringify(dbName)}, timeoutMS: ${String(CHILD_TIMEOUT_MS)} });
+    const repository = storage.repositories.workSchedules;
+    const kind = core.workSchedule;
+    for (let i = 0; ; i += 1) {
+      const at = new Date();
+      const record = core.assembleRecord(kind, { id: core.uuidV7Ids.next(), text: 'filho ' + i, createdAt: at, updatedAt: at });
+      await repository.insert(core.creationOf(kind, record, 'filho'), 'filho ' + i);
+      const edited = { ...record, value: 'filho editado ' + i, updatedAt: new Date(at.getTime() + 1) };
+      await repository.update(core.updateOf(kind, record, edited, 'filho'), 'filho editado ' + i);
+      if (i % 2 === 0) await repository.delete(core.deletionOf(kind, edited, new Date(), 'filho'));
+    }`;
+  return spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -223,5 +242,55 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     committedAt = performance.now();
     await ownWaited;
     expect(performance.now() - committedAt).toBeLessThan(100);
+  });
+  it('an instance killed while it writes, beside one that goes on and a reader that follows: every record stands as its last change says, each change read once', async () => {
+    const { storage, dbName } = await storages.fresh(killTestOptions);
+    const repository = storage.repositories.workSchedules;
+    const child = writeUntilKilled(database.uri, dbName);
+    const exited = once(child, 'exit');
+    let writing = true;
+    const followed: Change[] = [];
+    const follow = async () => {
+      let after = 0;
+      for (let done = false; !done; ) {
+        done = !writing;
+        const page = await storage.changes.read(after, 20);
+        followed.push(...page);
+        after = Number(page.at(-1)?.id ?? after);
+        if (page.length === 20) done = false;
+        else if (!done) await storage.changes.waitAfter(after, 200);
+      }
+    };
+    const write = async () => {
+      for (let i = 0; writing; i += 1) {
+        const record = buildRecord(workSchedule, { text: `pai ${String(i)}` });
+        await repository.insert(creationOf(workSchedule, record, 'pai'), uniquenessKey(record.value));
+      }
+    };
+    const killing = (async () => {
+      await sleep(1500);
+      child.kill('SIGKILL');
+      await exited;
+      // Past the lease of whatever the killed instance left undecided.
+      await sleep(LEASE_MS + 300);
+      writing = false;
+    })();
+    await Promise.all([killing, write(), follow()]);
+
+    expect(child.signalCode).toBe('SIGKILL');
+    const numbers = followed.map((change) => Number(change.id));
+    expect(numbers).toEqual([...new Set(numbers)].sort((a, b) => a - b));
+    expect(followed).toEqual(await storage.changes.read(0, 10_000));
+    expect(followed.filter((change) => change.by === 'filho').length).toBeGreaterThan(0);
+    const byRecord = Map.groupBy(followed, (change) => change.recordId);
+    for (const [recordId, changes] of byRecord) {
+      expect(changes[0]?.action, recordId).toBe('create');
+      changes.forEach((change, n) => {
+        if (n > 0) expect(change.previous, recordId).toEqual(changes[n - 1]?.data);
+      });
+      await expect(repository.findById(recordId), recordId).resolves.toEqual(changes.at(-1)?.data ?? undefined);
+    }
+    const stored = await repository.list({ skip: 0, limit: 10_000 });
+    expect(stored.filter((record) => !byRecord.has(record.id))).toEqual([]);
   });
 });
