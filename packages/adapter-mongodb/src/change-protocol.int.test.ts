@@ -293,4 +293,34 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     const stored = await repository.list({ skip: 0, limit: 10_000 });
     expect(stored.filter((record) => !byRecord.has(record.id))).toEqual([]);
   });
+  it('a write that got no answer after its step landed has its change committed a moment later, without waiting for the lease; one whose step did not land waits for it', async () => {
+    let failAfter: ProtocolStep | undefined;
+    const { storage } = await storages.fresh({
+      ...killTestOptions,
+      afterStep: (step) => {
+        if (step !== failAfter) return;
+        failAfter = undefined;
+        throw new Error('the server stopped answering');
+      },
+    });
+    const repository = storage.repositories.workSchedules;
+    const isUnavailable = (error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable';
+    const landed = buildRecord(workSchedule, { text: 'chegou' });
+    failAfter = 'written';
+    await expect(repository.insert(creationOf(workSchedule, landed), 'chegou')).rejects.toSatisfy(isUnavailable);
+    await expect(storage.changes.read(0, 10)).resolves.toEqual([]);
+    await sleep(1500);
+    const [created] = await storage.changes.read(0, 10);
+    expect(created).toMatchObject({ id: '1', action: 'create', data: landed });
+
+    const lost = buildRecord(workSchedule, { text: 'perdida' });
+    failAfter = 'numbered';
+    await expect(repository.insert(creationOf(workSchedule, lost), 'perdida')).rejects.toSatisfy(isUnavailable);
+    const later = await repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: 'depois' })), 'depois');
+    await sleep(1500);
+    await expect(storage.changes.read(0, 10)).resolves.toEqual([created]);
+    await sleep(LEASE_MS);
+    await expect(storage.changes.read(0, 10)).resolves.toEqual([created, later]);
+    await expect(repository.findById(lost.id)).resolves.toBeUndefined();
+  });
 });

@@ -4,7 +4,7 @@ import { toChangeDocument, type ChangeDocument, type OutcomeDocument } from './c
 import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
 import { type RecordDocument } from './record-document.js';
 import { toBsonId } from './record-id.js';
-import { abortableBy } from './time-limit.js';
+import { abortableBy, withinTimeLimit } from './time-limit.js';
 
 /** The record a deletion removed, under `kind/recordId`, and the change that removed it: at most one per record, ever. */
 export interface DeletionDocument {
@@ -40,6 +40,8 @@ export interface ChangeProtocolOptions {
   readonly records: (kind: string) => Collection<RecordDocument>;
   /** How long after a change was numbered its writer's steps may still land. */
   readonly leaseMs: number;
+  /** The longest one call may take, all its round trips together. */
+  readonly timeoutMS: number;
   /** Called after each step of a write: lets tests end the process between two steps. */
   readonly afterStep?: ((step: ProtocolStep) => void) | undefined;
   /** Called when a change is decided committed through this process. */
@@ -49,6 +51,8 @@ export interface ChangeProtocolOptions {
 // A writer that keeps finding its number taken reads the highest again after this many
 // tries: under contention the next number is most often the free one.
 const PROBES_BEFORE_READING = 3;
+// When a writer that got no answer looks again whether its step landed, after its call.
+const SETTLE_DELAYS_MS = [1000, 5000];
 // How many numbers of decided changes a process remembers.
 const KEPT_DECIDED = 10_000;
 // A writer that finds no free number in this many tries gives up, as an outage.
@@ -65,6 +69,7 @@ export class ChangeProtocol {
   readonly #collections: ChangeCollections;
   readonly #records: (kind: string) => Collection<RecordDocument>;
   readonly #leaseMs: number;
+  readonly #timeoutMS: number;
   readonly #afterStep: ((step: ProtocolStep) => void) | undefined;
   readonly #onCommit: (sequence: number) => void;
   /** The number to try next: one this process saw taken or took, plus one; `undefined` to read the highest. */
@@ -81,13 +86,22 @@ export class ChangeProtocol {
     this.#collections = options.collections;
     this.#records = options.records;
     this.#leaseMs = options.leaseMs;
+    this.#timeoutMS = options.timeoutMS;
     this.#afterStep = options.afterStep;
     this.#onCommit = options.onCommit;
   }
 
-  /** Marks the end of a step (for tests). */
-  step(name: ProtocolStep): void {
-    this.#afterStep?.(name);
+  /**
+   * Marks the end of a step of change `sequence`'s write (for tests). A hook that throws
+   * ends the write there as a server that stops answering would: `storageUnavailable`.
+   */
+  step(name: ProtocolStep, sequence: number): void {
+    try {
+      this.#afterStep?.(name);
+    } catch (error) {
+      this.settleSoon(sequence);
+      throw WorkplanError.storageUnavailable(error);
+    }
   }
 
   /**
@@ -100,7 +114,7 @@ export class ChangeProtocol {
       // A number a prune removed is free again, and a stale guess may have taken it: such a
       // change is below every cursor still served, so it is dropped and numbered again.
       if (sequence > (await this.prunedUpTo(signal))) {
-        this.step('numbered');
+        this.step('numbered', sequence);
         return sequence;
       }
       await guardDriverCall(() => this.#collections.changes.deleteOne({ _id: sequence }, abortableBy(signal, {})));
@@ -147,7 +161,7 @@ export class ChangeProtocol {
       decided = outcome.committed;
     }
     this.#remember(sequence);
-    this.step('decided');
+    this.step('decided', sequence);
     if (decided) this.#onCommit(sequence);
     return decided;
   }
@@ -184,20 +198,51 @@ export class ChangeProtocol {
    * stamp is there. Only for a stale change, whose writer can no longer add to the evidence.
    */
   async resolve(change: ChangeDocument, signal: AbortSignal): Promise<boolean> {
+    return (await this.#decideIfShown(change, signal)) ?? this.decide(change._id, false, signal);
+  }
+
+  /**
+   * Tries again, a little later and in the background, to decide change `sequence`, whose
+   * writer got no answer after numbering it: most often the server was only slow, the step
+   * landed, and the record shows it, so the feed need not wait for the lease. Nothing is
+   * decided void here: a step with no answer may still land until the lease is over.
+   */
+  settleSoon(sequence: number): void {
+    for (const delay of SETTLE_DELAYS_MS) {
+      const timer = setTimeout(() => {
+        withinTimeLimit(this.#timeoutMS, undefined, async (signal) => {
+          if ((await guardDriverCall(() => this.#collections.outcomes.findOne({ _id: sequence }, { signal }))) !== null) return;
+          const change = await guardDriverCall(() => this.#collections.changes.findOne({ _id: sequence }, { signal }));
+          if (change !== null) await this.#decideIfShown(change, signal);
+        }).catch(() => {
+          // Left to the lease: a reader decides it then, from the same evidence.
+        });
+      }, delay);
+      timer.unref();
+    }
+  }
+
+  /**
+   * Decides `change` from what its record shows, carrying a deletion through: committed if
+   * the record carries its number (or its deletion document is there), void if another
+   * change removed the record; `undefined` when nothing shows it landed.
+   */
+  async #decideIfShown(change: ChangeDocument, signal: AbortSignal): Promise<boolean | undefined> {
     const _id = toBsonId(change.recordId);
     // No record can have such an id, so no write of it was carried out.
-    if (_id === undefined) return this.decide(change._id, false, signal);
+    if (_id === undefined) return undefined;
     const records = this.#records(change.kind);
     if (change.action === 'delete') {
       const deletion = await guardDriverCall(() => this.#collections.deletions.findOne({ _id: deletionName(change) }, { signal }));
       if (deletion !== null) {
+        // Removed by another change: this one's stamp can no longer land on it.
         if (deletion.change !== change._id) return this.decide(change._id, false, signal);
         await guardDriverCall(() => records.deleteOne({ _id, change: change._id }, abortableBy(signal, {})));
         return this.decide(change._id, true, signal);
       }
     }
     const record = await guardDriverCall(() => records.findOne({ _id }, { signal, projection: { change: 1 } }));
-    if (record?.change !== change._id) return this.decide(change._id, false, signal);
+    if (record?.change !== change._id) return undefined;
     return change.action === 'delete' ? this.#carryOutDeletion(change, signal) : this.decide(change._id, true, signal);
   }
 

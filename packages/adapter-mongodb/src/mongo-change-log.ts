@@ -59,6 +59,7 @@ export class MongoChangeLog implements ChangeLog {
       collections: options.collections,
       records: options.records,
       leaseMs: options.leaseMs,
+      timeoutMS: options.timeoutMS,
       afterStep: options.afterStep,
       onCommit: () => { this.#poll(); },
     });

@@ -40,6 +40,7 @@ function protocolOver(collection: () => Collection): ChangeProtocol {
     collections: { changes: collection(), outcomes: collection(), deletions: collection(), pruned: collection() } as never,
     records: () => collection() as unknown as Collection<RecordDocument>,
     leaseMs: 30_000,
+    timeoutMS: 2000,
     onCommit: () => undefined,
   });
 }

@@ -25,7 +25,10 @@ export interface MongoStorageOptions {
    * limit if longer. Only tests shorten it.
    */
   readonly leaseMs?: number;
-  /** Called after each step of a recorded write: only for tests that end the process between two steps. */
+  /**
+   * Called after each step of a recorded write: only for tests that end the process between
+   * two steps, or (by throwing) end the write there as a server that stops answering would.
+   */
   readonly afterStep?: (step: ProtocolStep) => void;
 }
 

@@ -45,7 +45,7 @@ export class RecordWrites<F extends string> {
     await this.#undecidedUnlessRefused(sequence, signal, () =>
       this.#claimingKey(key, signal, () => this.#collection.insertOne({ ...document, change: sequence }, abortableBy(signal, {}))),
     );
-    this.#protocol.step('written');
+    this.#protocol.step('written', sequence);
     return this.#committed(creation, sequence, signal);
   }
 
@@ -60,7 +60,7 @@ export class RecordWrites<F extends string> {
         this.#claimingKey(key, signal, () => this.#collection.updateOne(filter, { $set: { ...$set, change: sequence } }, abortableBy(signal, {}))),
       );
       if (updated.matchedCount === 0) return this.#refused(sequence, signal);
-      this.#protocol.step('written');
+      this.#protocol.step('written', sequence);
       return this.#committed(update, sequence, signal);
     });
   }
@@ -81,16 +81,16 @@ export class RecordWrites<F extends string> {
         guardDriverCall(() => this.#collection.updateOne(filter, { $set: { change: sequence } }, abortableBy(signal, {}))),
       );
       if (stamped.matchedCount === 0) return this.#refused(sequence, signal);
-      this.#protocol.step('stamped');
+      this.#protocol.step('stamped', sequence);
       const change = { _id: sequence, kind: deletion.kind, recordId: deletion.recordId };
       if (!(await this.#undecidedUnlessRefused(sequence, signal, () => this.#protocol.markDeletion(change, signal)))) {
         return this.#refused(sequence, signal);
       }
-      this.#protocol.step('marked');
+      this.#protocol.step('marked', sequence);
       await this.#undecidedUnlessRefused(sequence, signal, () =>
         guardDriverCall(() => this.#collection.deleteOne({ _id: filter._id, change: sequence }, abortableBy(signal, {}))),
       );
-      this.#protocol.step('removed');
+      this.#protocol.step('removed', sequence);
       return this.#committed(deletion, sequence, signal);
     });
   }
@@ -109,7 +109,8 @@ export class RecordWrites<F extends string> {
   /**
    * Runs a step of change `sequence`'s write. A refusal (a conflict) voids the change; any
    * other failure leaves it undecided, as the step may have landed, and is answered as an
-   * outage: the write's claim is then kept until its lease ends, when a reader decides it.
+   * outage: the change is looked at again shortly, committed if its step shows on the
+   * record, and the write's claim is kept until its lease ends, when a reader decides it.
    */
   async #undecidedUnlessRefused<T>(sequence: number, signal: AbortSignal, step: () => Promise<T>): Promise<T> {
     try {
@@ -119,6 +120,7 @@ export class RecordWrites<F extends string> {
         await this.#protocol.decide(sequence, false, signal);
         throw error;
       }
+      this.#protocol.settleSoon(sequence);
       throw WorkplanError.is(error) ? error : WorkplanError.storageUnavailable(error);
     }
   }
@@ -131,7 +133,7 @@ export class RecordWrites<F extends string> {
 
   /** Decides change `sequence` committed, its write carried out; resolves it numbered. */
   async #committed(draft: ChangeDraft<F>, sequence: number, signal: AbortSignal): Promise<Change<F>> {
-    const committed = await this.#protocol.decide(sequence, true, signal);
+    const committed = await this.#undecidedUnlessRefused(sequence, signal, () => this.#protocol.decide(sequence, true, signal));
     // Only a write that landed after its lease can be voided by a reader: the lease is too short for the server.
     if (!committed) throw new Error(`change ${String(sequence)} was decided void by a reader though its write landed`);
     return numbered(draft, sequence);
