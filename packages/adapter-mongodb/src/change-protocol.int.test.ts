@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { creationOf, updateOf, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord, type Change } from '@workplan/core';
+import { creationOf, updateOf, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord, type Change, type ChangeLog } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { expect, it } from 'vitest';
@@ -89,6 +89,21 @@ function writeUntilKilled(uri: string, dbName: string): ChildProcess {
   return spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
+/** Follows `log` from the start while `writing()` holds, then to its end; waits `waitMs` when it is at the end, if given. */
+async function follow(log: ChangeLog, writing: () => boolean, pageSize: number, waitMs?: number): Promise<Change[]> {
+  const followed: Change[] = [];
+  let after = 0;
+  for (let done = false; !done; ) {
+    done = !writing();
+    const page = await log.read(after, pageSize);
+    followed.push(...page);
+    after = Number(page.at(-1)?.id ?? after);
+    if (page.length === pageSize) done = false;
+    else if (!done && waitMs !== undefined) await log.waitAfter(after, waitMs);
+  }
+  return followed;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 await describeWithTestDatabase('The MongoDB change protocol', (database) => {
@@ -153,24 +168,11 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
         if (change !== undefined) committed.push(change);
       }
     };
-    /** Follows the feed through `storage` until the writers are done and it has read all. */
-    const follow = async (storage: typeof first): Promise<Change[]> => {
-      const followed: Change[] = [];
-      let after = 0;
-      for (let done = false; !done; ) {
-        done = !writing;
-        // Read again at once while the writers write, to meet changes still undecided.
-        const page = await storage.changes.read(after, 5);
-        followed.push(...page);
-        after = Number(page.at(-1)?.id ?? after);
-        if (page.length === 5) done = false;
-      }
-      return followed;
-    };
     const writers = Promise.all([writer(first, 'um'), writer(first, 'dois'), writer(second, 'tres'), writer(second, 'quatro')]).finally(() => {
       writing = false;
     });
-    const [, followed, alsoFollowed] = await Promise.all([writers, follow(first), follow(second)]);
+    // Read again at once while the writers write, to meet changes still undecided.
+    const [, followed, alsoFollowed] = await Promise.all([writers, follow(first.changes, () => writing, 5), follow(second.changes, () => writing, 5)]);
 
     expect(alsoFollowed).toEqual(followed);
     const numbers = followed.map((change) => Number(change.id));
@@ -249,18 +251,6 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     const child = writeUntilKilled(database.uri, dbName);
     const exited = once(child, 'exit');
     let writing = true;
-    const followed: Change[] = [];
-    const follow = async () => {
-      let after = 0;
-      for (let done = false; !done; ) {
-        done = !writing;
-        const page = await storage.changes.read(after, 20);
-        followed.push(...page);
-        after = Number(page.at(-1)?.id ?? after);
-        if (page.length === 20) done = false;
-        else if (!done) await storage.changes.waitAfter(after, 200);
-      }
-    };
     const write = async () => {
       for (let i = 0; writing; i += 1) {
         const record = buildRecord(workSchedule, { text: `pai ${String(i)}` });
@@ -275,7 +265,7 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
       await sleep(LEASE_MS + 300);
       writing = false;
     })();
-    await Promise.all([killing, write(), follow()]);
+    const [, , followed] = await Promise.all([killing, write(), follow(storage.changes, () => writing, 20, 200)]);
 
     expect(child.signalCode).toBe('SIGKILL');
     const numbers = followed.map((change) => Number(change.id));

@@ -42,7 +42,7 @@ export interface ChangeProtocolOptions {
   readonly leaseMs: number;
   /** The longest one call may take, all its round trips together. */
   readonly timeoutMS: number;
-  /** Called after each step of a write: lets tests end the process between two steps. */
+  /** Called after each step of a write: lets tests end the process between two steps, or (throwing) the write. */
   readonly afterStep?: ((step: ProtocolStep) => void) | undefined;
   /** Called when a change is decided committed through this process. */
   readonly onCommit: (sequence: number) => void;

@@ -1,9 +1,8 @@
 import { changeIdOf, WorkplanError, type Change, type ChangeLog, type ReadOptions } from '@workplan/core';
-import { type Collection, type IndexDescription } from 'mongodb';
+import { type IndexDescription } from 'mongodb';
 import { toChange, type ChangeDocument } from './change-document.js';
-import { ChangeProtocol, type ChangeCollections, type ProtocolStep } from './change-protocol.js';
+import { ChangeProtocol, type ChangeCollections, type ChangeProtocolOptions } from './change-protocol.js';
 import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
-import { type RecordDocument } from './record-document.js';
 import { abortableBy, withinTimeLimit } from './time-limit.js';
 
 /** A record's changes in order, for its history. */
@@ -17,17 +16,8 @@ const PRUNE_BATCH = 500;
 // The least time a prune may take: it runs in the background, over as much as has aged.
 const MIN_PRUNE_MS = 60_000;
 
-export interface MongoChangeLogOptions {
-  readonly collections: ChangeCollections;
-  /** The collection of the kind named `kind`. */
-  readonly records: (kind: string) => Collection<RecordDocument>;
-  /** The longest one call may take, all its round trips together. */
-  readonly timeoutMS: number;
-  /** How long after a change was numbered its writer's steps may still land. */
-  readonly leaseMs: number;
-  /** Called after each step of a write: lets tests end the process between two steps. */
-  readonly afterStep?: ((step: ProtocolStep) => void) | undefined;
-}
+/** What the log is made of: the protocol's options, but for what a commit wakes, which is the log's own. */
+export type MongoChangeLogOptions = Omit<ChangeProtocolOptions, 'onCommit'>;
 
 /** A reader waiting for a change after `after`. */
 interface Waiter {
@@ -55,14 +45,7 @@ export class MongoChangeLog implements ChangeLog {
   constructor(options: MongoChangeLogOptions) {
     this.#collections = options.collections;
     this.#timeoutMS = options.timeoutMS;
-    this.protocol = new ChangeProtocol({
-      collections: options.collections,
-      records: options.records,
-      leaseMs: options.leaseMs,
-      timeoutMS: options.timeoutMS,
-      afterStep: options.afterStep,
-      onCommit: () => { this.#poll(); },
-    });
+    this.protocol = new ChangeProtocol({ ...options, onCommit: () => { this.#poll(); } });
   }
 
   /** Creates the indexes the log relies on; idempotent. */
