@@ -48,6 +48,10 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
     });
   };
   const searching = query.search !== '';
+  const retry = () => {
+    if (list.refreshing.failure !== undefined) void list.refresh();
+    else void (list.loaded && list.next !== undefined ? loadMore() : list.reload());
+  };
 
   return (
     <>
@@ -78,7 +82,7 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
         <p class="total" role="status">
           {list.total !== undefined && resource.words.counted(list.total, searching)}
         </p>
-        <FailureNotice failure={list.listing.failure} resource={resource} onRetry={() => void (list.loaded && list.next !== undefined ? loadMore() : list.reload())} />
+        <FailureNotice failure={list.listing.failure ?? list.refreshing.failure} resource={resource} onRetry={retry} />
         {list.loaded && list.shown.length === 0 && <p class="empty">{searching ? words.noneFound : words.empty}</p>}
         {list.shown.length > 0 && (
           <RecordTable
@@ -89,6 +93,7 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
             sorting={{ order: query.order, onSort: (order) => { setQuery((now) => ({ ...now, order })); } }}
             onChanged={list.changed}
             onRemoved={removed}
+            onHold={list.hold}
           />
         )}
         <div class="list-foot">
