@@ -13,6 +13,7 @@ import {
   type WorkplanErrorKind,
 } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { MemoryChangeLog } from './memory-change-log.js';
 import { MemoryRecordRepository } from './memory-repository.js';
 
 /** A clock that stands still until a test moves it. */
@@ -34,12 +35,15 @@ const rejectsWith = (kind: WorkplanErrorKind) => (error: unknown) => WorkplanErr
 describe('Catalog', () => {
   let clock: ReturnType<typeof fixedClock>;
   let catalog: Catalog<'value'>;
+  let changes: MemoryChangeLog;
 
   beforeEach(() => {
     clock = fixedClock('2026-11-22T14:36:43.123Z');
+    changes = new MemoryChangeLog();
     catalog = new Catalog({
       kind: workSchedule,
-      repository: new MemoryRecordRepository(workSchedule),
+      repository: new MemoryRecordRepository(workSchedule, { changes }),
+      changes,
       clock,
       ids: sequentialIds(),
       maxPageSize: 3,
@@ -136,7 +140,7 @@ describe('Catalog', () => {
     // A storage that always has more: only the skip range can end the walk.
     const endless = new MemoryRecordRepository(workSchedule);
     endless.list = () => Promise.resolve(records);
-    const walker = new Catalog({ kind: workSchedule, repository: endless, clock, ids: sequentialIds(), maxPageSize: 2 });
+    const walker = new Catalog({ kind: workSchedule, repository: endless, changes, clock, ids: sequentialIds(), maxPageSize: 2 });
     await expect(walker.list({ skip: MAX_SKIP - 4, limit: 2 })).resolves.toMatchObject({ next: { skip: MAX_SKIP - 2, limit: 2 } });
     await expect(walker.list({ skip: MAX_SKIP - 1, limit: 2 })).resolves.not.toHaveProperty('next');
   });
@@ -287,10 +291,10 @@ describe('Catalog', () => {
 
     it('answers an outage, not a hang, when the storage never lets a write to one record through', async () => {
       const repository = new MemoryRecordRepository(workSchedule);
-      const stuck = new Catalog({ kind: workSchedule, repository, clock, ids: sequentialIds(), maxPageSize: 3 });
+      const stuck = new Catalog({ kind: workSchedule, repository, changes, clock, ids: sequentialIds(), maxPageSize: 3 });
       const created = await stuck.create({ value: 'preso' });
       repository.update = () => Promise.resolve(undefined);
-      repository.delete = () => Promise.resolve(false);
+      repository.delete = () => Promise.resolve(undefined);
       await expect(stuck.update(created.id, { value: 'solto' })).rejects.toSatisfy(rejectsWith('storageUnavailable'));
       await expect(stuck.delete(created.id, [revisionOf(created)])).rejects.toSatisfy(rejectsWith('storageUnavailable'));
     });

@@ -1,10 +1,11 @@
-import { foldText, uniquenessKey, workSchedule, type CatalogRecord, type RecordQuery } from '@workplan/core';
-import { buildRecord, describeRecordRepositoryContract } from '@workplan/testing';
+import { foldText, workSchedule, type CatalogRecord, type RecordQuery } from '@workplan/core';
+import { deleteRecord, describeRecordRepositoryContract, insertRecord, updateRecord } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { MemoryRecordRepository } from './memory-repository.js';
+import { createMemoryStorage } from './memory-storage.js';
 import { ScanLane } from './scan-lane.js';
 
-describeRecordRepositoryContract('memory', (kind) => Promise.resolve(new MemoryRecordRepository(kind)));
+describeRecordRepositoryContract('memory', () => Promise.resolve(createMemoryStorage()));
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -14,9 +15,7 @@ describe('memory searches, a slice at a time', () => {
     const repository = new MemoryRecordRepository(workSchedule, { lane: new ScanLane({ sliceMs: 0 }) });
     const records = [];
     for (let n = 0; n < count; n += 1) {
-      const record = buildRecord(workSchedule, { text: `${n % 3 === 0 ? 'Área' : 'Sala'} ${String(n)}` });
-      await repository.insert(record, uniquenessKey(record.value));
-      records.push(record);
+      records.push(await insertRecord(repository, workSchedule, { text: `${n % 3 === 0 ? 'Área' : 'Sala'} ${String(n)}` }));
     }
     return { repository, records };
   };
@@ -30,13 +29,13 @@ describe('memory searches, a slice at a time', () => {
     let writes = 0;
     for (let n = 0; !progress.answered; n += 1) {
       await nextTurn();
-      const record = records[(n * 37) % records.length] as CatalogRecord<'value'>;
+      const current = (index: number) => repository.findById((records[index % records.length] as CatalogRecord<'value'>).id);
       // A change that moves a record ahead in the order, a delete, and a new match.
-      const moved = `Área ${String(n)} zz`;
-      await repository.update(record.id, { text: moved, key: uniquenessKey(moved), updatedAt: new Date() });
-      await repository.delete((records[(n * 53 + 1) % records.length] as CatalogRecord<'value'>).id);
-      const created = buildRecord(workSchedule, { text: `Área nova ${String(n)}` });
-      await repository.insert(created, uniquenessKey(created.value));
+      const moved = await current(n * 37);
+      if (moved !== undefined) await updateRecord(repository, workSchedule, moved, { text: `Área ${String(n)} zz`, updatedAt: new Date() });
+      const gone = await current(n * 53 + 1);
+      if (gone !== undefined) await deleteRecord(repository, workSchedule, gone);
+      await insertRecord(repository, workSchedule, { text: `Área nova ${String(n)}` });
       writes += 1;
     }
     const found = await pending;

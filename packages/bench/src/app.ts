@@ -21,6 +21,8 @@ export interface AppSpec {
   readonly nodeFlags?: readonly string[];
   /** Another Node binary than the bench's own, and its version for the name. */
   readonly node?: { readonly path: string; readonly version: string };
+  /** Another build of the app (its `main.js`), such as one from before a change, named `before`. */
+  readonly script?: string | undefined;
 }
 
 /**
@@ -36,11 +38,12 @@ export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerPr
   if (spec.sqlite !== undefined) Object.assign(env, { SQLITE_PATH: spec.sqlite.path, SQLITE_SYNCHRONOUS: spec.sqlite.synchronous });
   const mode = spec.sqlite === undefined ? '' : `, synchronous ${spec.sqlite.synchronous}`;
   const runtime = spec.node === undefined ? '' : `, Node ${spec.node.version}`;
+  const build = spec.script === undefined ? '' : ', before';
   return startServer(
     {
-      name: `app (${spec.storage}${mode}${runtime})`,
+      name: `app (${spec.storage}${mode}${runtime}${build})`,
       node: spec.node?.path,
-      script: APP_MAIN,
+      script: spec.script ?? APP_MAIN,
       env,
       ready: { path: '/health/ready' },
       // As `pnpm start` and the Dockerfile run it.

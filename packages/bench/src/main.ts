@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaleScenario } from './at-scale.js';
+import { changesPhase, changesPlanOf } from './change-feed.js';
 import { resultsChart } from './chart.js';
 import { type Plan } from './compare.js';
 import { conditionalCost } from './conditional-cost.js';
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   const soakResult = await soak(plan, options.soakSeconds, options.soakRate, options.seedRecords, pinned);
   const conditional = await conditionalCost(plan, options.seedRecords, join(workDir, 'profiles'), pinned);
   const scale = await scalePhases(options, workDir, plan, pinned);
+  const changes = await changesPhase(options, changesPlanOf(options.mode === 'quick'), workDir, plan, pinned);
   const mongo = await mongoPhases(options, plan, pinned);
   const measured: Measured = {
     meta: {
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
     soak: soakResult,
     conditional,
     scale,
+    changes,
     previous: await previousRun(options.outDir),
   };
   const results: Results = { ...measured, targets: checkTargets(measured) };

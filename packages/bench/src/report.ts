@@ -121,6 +121,7 @@ export function markdownReport(results: Results, chartFile: string): string {
     '',
     sqliteReport(results),
     scaleReport(results),
+    changesReport(results),
     '## List latency by page size and collection size',
     '',
     markdownTable(sweepRows(results.sweeps)),
@@ -170,6 +171,30 @@ function scaleReport(results: Results): string {
     `for each latency; beside: ${EXPENSIVE.connections} connections sending the expensive read as fast as the app answers, finds paced at ` +
     `${EXPENSIVE.findsPerSecond} a second and /health/live at ${EXPENSIVE.livesPerSecond}.`;
   return ['## Finding records at scale', '', how, '', markdownTable(rows), '', ''].join('\n');
+}
+
+/** What keeping changes costs, and the feed's speed: a paragraph per measure. */
+function changesReport(results: Results): string {
+  const changes = results.changes;
+  if (changes === undefined) return '';
+  const stores = (['memory', 'sqlite'] as const).filter((storage) => changes.read[storage] !== undefined);
+  const lines = stores.map((storage) => {
+    const read = changes.read[storage];
+    const wake = changes.wake[storage];
+    const recorded = changes.recording?.[storage];
+    const cost = (['create', 'update', 'delete'] as const)
+      .map((op) => `${op} ${fixed(recorded?.[op]?.app?.reqPerSec, 0)} against ${fixed(recorded?.[op]?.before?.reqPerSec, 0)} req/s`)
+      .join(', ');
+    return (
+      `- ${storage}: the feed read from its start in pages of 1000, ${fixed(read?.perSecond, 0)} changes/s over ${String(read?.changes ?? 0)} changes; ` +
+      `a long poll answered after a write p50 ${fixed(wake?.p50Ms, 2)} ms, p99 ${fixed(wake?.p99Ms, 2)} ms (${String(wake?.count ?? 0)} writes); ` +
+      (recorded === undefined ? `recording: ${changes.recordingNote ?? 'not run'}` : `writes keeping their change against the app before: ${cost}`)
+    );
+  });
+  const how =
+    'The app against the same app built before writes were kept as changes (`BENCH_BEFORE_APP`, made by `bash scripts/bench-before.sh`), ' +
+    'each seeded alike and taken in turn each round; the feed read by one follower, one page after another; a long poll parked after the newest change, then a create sent, timed from the create\'s request to the poll\'s answer.';
+  return ['## Changes: what keeping them costs, and the feed', '', how, '', ...lines, '', ''].join('\n');
 }
 
 /** The reads-during-writes measure of the SQLite scenario, one line per synchronous mode. */

@@ -1,4 +1,5 @@
 import { type ScaleResult } from './at-scale.js';
+import { type ChangesResult, type FeedStorage } from './change-feed.js';
 import { type Comparison, type Summary } from './compare.js';
 import { type ConditionalCost } from './conditional-cost.js';
 import { type Sample } from './load.js';
@@ -38,6 +39,8 @@ export interface Results {
   readonly previous?: { readonly commit: string | undefined; readonly memoryListOverB: number | undefined } | undefined;
   /** Finding records at scale (searches, sorts, cursors, counts, expensive reads beside cheap ones); undefined when skipped. */
   readonly scale?: { readonly memory: ScaleResult; readonly sqlite: ScaleResult | undefined } | undefined;
+  /** What keeping every write as a change costs, and how fast the feed reads and wakes (issue 29). */
+  readonly changes?: ChangesResult | undefined;
   /** Every target, computed from the figures above by `checkTargets`. */
   readonly targets: readonly Target[];
 }
@@ -70,6 +73,7 @@ export function checkTargets(results: Measured): Target[] {
     ...plainListTargets(results),
     ...scaleTargets('memory', results.scale?.memory),
     ...scaleTargets('sqlite', results.scale?.sqlite),
+    ...changesTargets(results.changes),
     ...healthChecks(results),
   ];
 }
@@ -198,7 +202,10 @@ function everyRun(results: Measured): Sample[] {
     sweep === undefined ? [] : [sweep.pageSize, sweep.collectionSize, ...Object.values(sweep.beside ?? {})].flat(),
   );
   const scale = [results.scale?.memory, results.scale?.sqlite].flatMap((found) => (found === undefined ? [] : scaleSamples(found)));
-  return [...[...comparisons, ...paced].flatMap((summary) => summary.rounds), ...sweeps.map((point) => point.sample), ...scale];
+  const recording = [results.changes?.recording?.memory, results.changes?.recording?.sqlite].flatMap((comparison) =>
+    Object.values(comparison ?? {}).flatMap((byServer): Summary[] => Object.values(byServer)),
+  );
+  return [...[...comparisons, ...paced, ...recording].flatMap((summary) => summary.rounds), ...sweeps.map((point) => point.sample), ...scale];
 }
 
 function healthChecks(results: Measured): Target[] {
@@ -223,4 +230,23 @@ function healthChecks(results: Measured): Target[] {
     target('every run and sweep: non-2xx and errors (none is expected: no 404s, no 409s, no timeouts)', failures, { atMost: 0 }),
     target('every run and sweep: runs that got no answer', silent, { atMost: 0 }),
   ];
+}
+
+/** Issue 29's targets: recording costs writes at most 20%, the feed reads fast, a long poll wakes at once. */
+function changesTargets(changes: ChangesResult | undefined): Target[] {
+  if (changes === undefined) return [];
+  const storages: FeedStorage[] = ['memory', 'sqlite'];
+  return storages.flatMap((storage) => {
+    const recorded = changes.recording?.[storage];
+    const read = changes.read[storage];
+    const wake = changes.wake[storage];
+    if (read === undefined && wake === undefined) return [];
+    return [
+      ...(['create', 'update', 'delete'] as const).map((op) =>
+        target(`${storage}: ${op} keeping its change, app / the app before changes were kept`, ratio(recorded, op, 'before'), { atLeast: 0.8 }),
+      ),
+      target(`${storage}: the changes feed read in pages of 1000, changes/s`, read?.perSecond, { atLeast: 20_000 }),
+      target(`${storage}: a long poll answered after a write, from the write's request, p99, ms`, wake?.p99Ms, { atMost: 50 }),
+    ];
+  });
 }

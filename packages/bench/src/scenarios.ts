@@ -188,7 +188,11 @@ export async function mongoScenario(plan: Plan, seedRecords: number, mongodbUri:
     ];
     const server = await serverName(uri);
     console.log(`mongodb server: ${server}`);
-    const comparison = { ...(await compare(contenders(false), plan, 'mongodb')), ...(await compare(contenders(true), mongoListPlan(plan), 'mongodb')) };
+    // Lists first, on the seeded records alone: FerretDB sorts each page over the whole
+    // collection, and the create runs leave behind every record their slower deletes did
+    // not reach, tens of thousands, over which a page takes longer than the app's timeout.
+    const lists = await compare(contenders(true), mongoListPlan(plan), 'mongodb');
+    const comparison = { ...(await compare(contenders(false), plan, 'mongodb')), ...lists };
     return { comparison, appMetrics: await servesMetrics(app), server };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));

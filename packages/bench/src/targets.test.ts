@@ -154,4 +154,22 @@ describe('checkTargets', () => {
     const failedCreates = sqliteRun({ find: 600, create: 600, list: 600 }, { findP99Ms: 1, create: { ...summary(1000), rounds: [{ ...sample(1000), non2xx: 4 }] } });
     expect(every({ ...clean, sqlite: failedCreates })?.measured).toBe(4);
   });
+
+  it('holds keeping changes to 0.8 of the app before, the feed to 20,000 changes a second and a long poll to 50 ms p99', () => {
+    const writes = (app: number) => ({ create: { before: summary(1000), app: summary(app) }, update: { before: summary(1000), app: summary(app) }, delete: { before: summary(1000), app: summary(app) } });
+    const changes = {
+      recording: { before: 'main.js', memory: writes(800), sqlite: writes(790) },
+      read: { memory: { changes: 20_000, perSecond: 25_000, rounds: [25_000] }, sqlite: { changes: 20_000, perSecond: 19_000, rounds: [19_000] } },
+      wake: { memory: { count: 200, p50Ms: 2, p99Ms: 50, maxMs: 60 }, sqlite: { count: 200, p50Ms: 3, p99Ms: 51, maxMs: 70 } },
+    };
+    const targets = checkTargets({ ...run(sample(160)), changes });
+    expect(byName(targets, 'memory: create keeping its change')).toMatchObject({ measured: 0.8, threshold: '>= 0.8', met: true });
+    expect(byName(targets, 'sqlite: delete keeping its change')).toMatchObject({ measured: 0.79, met: false });
+    expect(byName(targets, 'memory: the changes feed read')).toMatchObject({ measured: 25_000, met: true });
+    expect(byName(targets, 'sqlite: the changes feed read')).toMatchObject({ measured: 19_000, met: false });
+    expect(byName(targets, 'memory: a long poll answered')).toMatchObject({ measured: 50, threshold: '<= 50', met: true });
+    expect(byName(targets, 'sqlite: a long poll answered')).toMatchObject({ met: false });
+    const unrecorded = checkTargets({ ...run(sample(160)), changes: { ...changes, recording: undefined, recordingNote: 'not run' } });
+    expect(byName(unrecorded, 'memory: update keeping its change')).toMatchObject({ measured: null, met: null });
+  });
 });

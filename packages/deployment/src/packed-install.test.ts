@@ -173,14 +173,12 @@ describe('a new project installing the tarballs', { timeout: 300_000 }, () => {
     await writeFile(
       join(project, 'program.mts'),
       `${imports}
-import { createWorkplan, costCenter, workSchedule, type CostCenter, type WorkSchedule } from '@workplan/core';
-import { MemoryRecordRepository } from '@workplan/adapter-memory';
+import { createWorkplan, type CostCenter, type WorkSchedule } from '@workplan/core';
+import { createMemoryStorage } from '@workplan/adapter-memory';
 
 void [${[...packed.keys()].map((_, n) => `package${n}`).join(', ')}];
-const workplan = createWorkplan({
-  workSchedules: new MemoryRecordRepository(workSchedule),
-  costCenters: new MemoryRecordRepository(costCenter),
-});
+const { repositories, changes } = createMemoryStorage();
+const workplan = createWorkplan({ ...repositories, changes });
 const schedule: WorkSchedule = await workplan.workSchedules.create({ value: '12x36' });
 const center: CostCenter = await workplan.costCenters.create({ title: 'Financeiro' });
 // @ts-expect-error -- a work schedule is written with \`value\`, not \`title\`
@@ -221,12 +219,10 @@ console.log(schedule.value, center.title);
   const loaded = await import(name);
   if (Object.keys(loaded).length === 0) throw new Error(name + ' exports nothing');
 }
-const { createWorkplan, workSchedule, costCenter } = await import('@workplan/core');
-const { MemoryRecordRepository } = await import('@workplan/adapter-memory');
-const workplan = createWorkplan({
-  workSchedules: new MemoryRecordRepository(workSchedule),
-  costCenters: new MemoryRecordRepository(costCenter),
-});
+const { createWorkplan } = await import('@workplan/core');
+const { createMemoryStorage } = await import('@workplan/adapter-memory');
+const { repositories, changes } = createMemoryStorage();
+const workplan = createWorkplan({ ...repositories, changes });
 const created = await workplan.workSchedules.create({ value: ' 12x36 ' });
 console.log(JSON.stringify({ created, listed: (await workplan.workSchedules.list()).records.length }));
 `,
@@ -243,12 +239,10 @@ console.log(JSON.stringify({ created, listed: (await workplan.workSchedules.list
       `for (const name of ${JSON.stringify([...packed.keys()])}) {
   if (Object.keys(require(name)).length === 0) throw new Error(name + ' exports nothing');
 }
-const { createWorkplan, workSchedule, costCenter } = require('@workplan/core');
-const { MemoryRecordRepository } = require('@workplan/adapter-memory');
-const workplan = createWorkplan({
-  workSchedules: new MemoryRecordRepository(workSchedule),
-  costCenters: new MemoryRecordRepository(costCenter),
-});
+const { createWorkplan } = require('@workplan/core');
+const { createMemoryStorage } = require('@workplan/adapter-memory');
+const { repositories, changes } = createMemoryStorage();
+const workplan = createWorkplan({ ...repositories, changes });
 workplan.costCenters.create({ title: 'Financeiro' }).then((created) => console.log(JSON.stringify(created)));
 `,
     );

@@ -29,5 +29,6 @@ export { contentTypeArb, headerValue, hostileHeaders, keyHeaders, type KeyHeader
 export { hostileTargets, methodArb, otherPath, parserRefuses, standardMethods } from './hostile-paths.js';
 export { CONTRACT_STATUSES, expectContractAnswer, firstAnswer, operationOf, storedRecords, type SentRequest } from './hostile-requests.js';
 export { judge, schemaCheckOf, templateOf, type Exchange, type SchemaCheck, type Verdict } from './openapi-conformance.js';
-export { buildRecord, testId } from './records.js';
-export { describeRecordRepositoryContract, type RepositoryFactory } from './repository-contract.js';
+export { describeChangeLogContract } from './change-log-contract.js';
+export { buildRecord, deleteRecord, insertRecord, testId, updateRecord, type TextUpdate } from './records.js';
+export { describeRecordRepositoryContract, type StorageFactory, type StorageUnderTest } from './repository-contract.js';

@@ -1,37 +1,49 @@
 import {
+  costCenter,
+  creationOf,
   uniquenessKey,
   workSchedule,
   WorkplanError,
-  costCenter,
   type CatalogRecord,
-  type RecordKind,
+  type ChangeLog,
   type RecordRepository,
+  type Repositories,
 } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildRecord } from './records.js';
+import { describeChangeLogContract } from './change-log-contract.js';
+import { buildRecord, deleteRecord, insertRecord, updateRecord, type TextUpdate } from './records.js';
 import { describeRecordQueryContract } from './repository-query-contract.js';
 
-/** Makes an empty repository of the kind asked for. */
-export type RepositoryFactory = <F extends string>(kind: RecordKind<F>) => Promise<RecordRepository<F>>;
+/** A storage as an adapter builds it: a repository per kind, and the change log they all write to. */
+export interface StorageUnderTest {
+  readonly repositories: Repositories;
+  readonly changes: ChangeLog;
+}
+
+/** Makes an empty storage, built as the app builds it. */
+export type StorageFactory = () => Promise<StorageUnderTest>;
 
 /**
- * The behaviour every RecordRepository must have, run by each adapter against itself: the
- * writes, finds and plain lists here, the queries and counts in `describeRecordQueryContract`.
+ * The behaviour every storage's RecordRepository and ChangeLog must have, run by each
+ * adapter against itself: the writes, finds and plain lists here, the queries and counts in
+ * `describeRecordQueryContract`, the changes kept in `describeChangeLogContract`.
  */
-export function describeRecordRepositoryContract(adapterName: string, makeRepository: RepositoryFactory): void {
-  describeRecordQueryContract(adapterName, makeRepository);
+export function describeRecordRepositoryContract(adapterName: string, makeStorage: StorageFactory): void {
+  describeRecordQueryContract(adapterName, makeStorage);
+  describeChangeLogContract(adapterName, makeStorage);
   describe(`${adapterName} record repository contract`, () => {
     let repository: RecordRepository<'value'>;
+    let storage: StorageUnderTest;
 
     beforeEach(async () => {
-      repository = await makeRepository(workSchedule);
+      storage = await makeStorage();
+      repository = storage.repositories.workSchedules;
     });
 
-    const insert = async (overrides: Parameters<typeof buildRecord>[1] = {}): Promise<CatalogRecord<'value'>> => {
-      const record = buildRecord(workSchedule, overrides);
-      await repository.insert(record, uniquenessKey(record.value));
-      return record;
-    };
+    const insert = (overrides: Parameters<typeof buildRecord>[1] = {}): Promise<CatalogRecord<'value'>> =>
+      insertRecord(repository, workSchedule, overrides);
+    const update = (previous: CatalogRecord<'value'>, change: TextUpdate) => updateRecord(repository, workSchedule, previous, change);
+    const remove = (previous: CatalogRecord<'value'>) => deleteRecord(repository, workSchedule, previous);
 
     it('finds an inserted record by its id, equal to what was stored', async () => {
       const record = await insert({ text: '12x36' });
@@ -55,7 +67,7 @@ export function describeRecordRepositoryContract(adapterName: string, makeReposi
     it('refuses a second record with the same key, naming the first', async () => {
       const first = await insert({ text: 'Financeiro' });
       const second = buildRecord(workSchedule, { text: ' FINANCEIRO ' });
-      const rejection = repository.insert(second, uniquenessKey('financeiro'));
+      const rejection = repository.insert(creationOf(workSchedule, second), uniquenessKey('financeiro'));
       await expect(rejection).rejects.toSatisfy(
         (error: unknown) => WorkplanError.is(error) && error.kind === 'conflict' && error.existingId === first.id,
       );
@@ -64,82 +76,79 @@ export function describeRecordRepositoryContract(adapterName: string, makeReposi
 
     it('lets exactly one of many concurrent inserts of one key win', async () => {
       const attempts = Array.from({ length: 20 }, () => buildRecord(workSchedule, { text: '5x2' }));
-      const results = await Promise.allSettled(attempts.map((r) => repository.insert(r, uniquenessKey(r.value))));
+      const results = await Promise.allSettled(attempts.map((r) => repository.insert(creationOf(workSchedule, r), uniquenessKey(r.value))));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       await expect(repository.list({ skip: 0, limit: 100 })).resolves.toHaveLength(1);
     });
 
-    it('updates text, key and updatedAt, keeping id and createdAt', async () => {
+    it('updates text, key and updatedAt, keeping id and createdAt, and answers the change', async () => {
       const record = await insert({ text: '12x36' });
       const updatedAt = new Date(record.updatedAt.getTime() + 5);
-      const updated = await repository.update(record.id, { text: '12x60', key: '12x60', updatedAt });
+      const change = await update(record, { text: '12x60', updatedAt });
       const expected = { id: record.id, value: '12x60', createdAt: record.createdAt, updatedAt };
-      expect(updated).toEqual(expected);
+      expect(change).toMatchObject({ action: 'update', recordId: record.id, data: expected, previous: record, at: updatedAt });
       await expect(repository.findById(record.id)).resolves.toEqual(expected);
     });
 
     it('lets a record be updated to its own key and frees its old key', async () => {
       const record = await insert({ text: 'noturno' });
-      const updatedAt = new Date(record.updatedAt.getTime() + 1);
-      await repository.update(record.id, { text: 'NOTURNO', key: 'noturno', updatedAt });
-      await repository.update(record.id, { text: 'diurno', key: 'diurno', updatedAt });
+      const upper = (await update(record, { text: 'NOTURNO' }))?.data;
+      expect(upper).toBeDefined();
+      await update(upper as CatalogRecord<'value'>, { text: 'diurno' });
       await expect(insert({ text: 'noturno' })).resolves.toBeDefined();
     });
 
     it('refuses an update to a key another record holds, changing nothing', async () => {
       const holder = await insert({ text: '6x1' });
       const other = await insert({ text: '5x2' });
-      const change = { text: '6X1', key: '6x1', updatedAt: new Date() };
-      await expect(repository.update(other.id, change)).rejects.toSatisfy(
+      await expect(update(other, { text: '6X1' })).rejects.toSatisfy(
         (error: unknown) => WorkplanError.is(error) && error.kind === 'conflict' && error.existingId === holder.id,
       );
       await expect(repository.findById(other.id)).resolves.toEqual(other);
     });
 
     it('updates nothing for an unknown id', async () => {
-      const change = { text: 'x', key: 'x', updatedAt: new Date() };
-      await expect(repository.update('00000000-0000-7000-8000-000000000000', change)).resolves.toBeUndefined();
+      const never = buildRecord(workSchedule, { text: 'x' });
+      await expect(update(never, { text: 'y' })).resolves.toBeUndefined();
+      await expect(repository.findById(never.id)).resolves.toBeUndefined();
     });
 
-    it('updates only while the record has the expected updatedAt, else changes nothing', async () => {
+    it('updates only while the record has the previous updatedAt, else changes nothing', async () => {
       const record = await insert({ text: 'turno A' });
       const later = new Date(record.updatedAt.getTime() + 1);
-      const stale = new Date(record.updatedAt.getTime() - 1);
-      const refused = await repository.update(record.id, { text: 'turno B', key: 'turno b', updatedAt: later }, stale);
-      expect(refused).toBeUndefined();
+      const stale = { ...record, updatedAt: new Date(record.updatedAt.getTime() - 1) };
+      await expect(update(stale, { text: 'turno B', updatedAt: later })).resolves.toBeUndefined();
       await expect(repository.findById(record.id)).resolves.toEqual(record);
-      const updated = await repository.update(record.id, { text: 'turno B', key: 'turno b', updatedAt: later }, record.updatedAt);
-      expect(updated).toEqual({ ...record, value: 'turno B', updatedAt: later });
-      await expect(repository.update(record.id, { text: 'turno C', key: 'turno c', updatedAt: later }, record.updatedAt)).resolves.toBeUndefined();
+      const updated = await update(record, { text: 'turno B', updatedAt: later });
+      expect(updated?.data).toEqual({ ...record, value: 'turno B', updatedAt: later });
+      await expect(update(record, { text: 'turno C', updatedAt: later })).resolves.toBeUndefined();
       await expect(insert({ text: 'turno A' })).resolves.toBeDefined();
     });
 
-    it('checks the expected updatedAt before the key, so a stale update clashing with another record changes nothing', async () => {
+    it('checks the previous updatedAt before the key, so a stale update clashing with another record changes nothing', async () => {
       await insert({ text: 'ocupado' });
       const record = await insert({ text: 'livre' });
-      const change = { text: 'ocupado', key: 'ocupado', updatedAt: new Date(record.updatedAt.getTime() + 1) };
-      await expect(repository.update(record.id, change, new Date(0))).resolves.toBeUndefined();
+      const stale = { ...record, updatedAt: new Date(0) };
+      await expect(update(stale, { text: 'ocupado' })).resolves.toBeUndefined();
       await expect(repository.findById(record.id)).resolves.toEqual(record);
     });
 
-    it('lets exactly one of many concurrent updates expecting one updatedAt win', async () => {
+    it('lets exactly one of many concurrent updates of one state win', async () => {
       const record = await insert({ text: 'disputado' });
-      const updates = Array.from({ length: 20 }, (_, n) => {
-        const change = { text: `vencedor ${n}`, key: `vencedor ${n}`, updatedAt: new Date(record.updatedAt.getTime() + 1) };
-        return repository.update(record.id, change, record.updatedAt);
-      });
+      const updatedAt = new Date(record.updatedAt.getTime() + 1);
+      const updates = Array.from({ length: 20 }, (_, n) => update(record, { text: `vencedor ${n}`, updatedAt }));
       const winners = (await Promise.all(updates)).filter((updated) => updated !== undefined);
       expect(winners).toHaveLength(1);
-      await expect(repository.findById(record.id)).resolves.toEqual(winners[0]);
+      await expect(repository.findById(record.id)).resolves.toEqual(winners[0]?.data);
     });
 
-    it('deletes only while the record has the expected updatedAt', async () => {
+    it('deletes only while the record has the previous updatedAt', async () => {
       const record = await insert({ text: '3x3' });
-      await expect(repository.delete(record.id, new Date(record.updatedAt.getTime() + 1))).resolves.toBe(false);
+      await expect(remove({ ...record, updatedAt: new Date(record.updatedAt.getTime() + 1) })).resolves.toBeUndefined();
       await expect(repository.findById(record.id)).resolves.toEqual(record);
-      await expect(repository.delete(record.id, record.updatedAt)).resolves.toBe(true);
+      await expect(remove(record)).resolves.toMatchObject({ action: 'delete', recordId: record.id, data: null, previous: record });
       await expect(repository.findById(record.id)).resolves.toBeUndefined();
-      await expect(repository.delete(record.id, record.updatedAt)).resolves.toBe(false);
+      await expect(remove(record)).resolves.toBeUndefined();
     });
 
     it('lists by createdAt, then id, with skip and limit', async () => {
@@ -156,16 +165,15 @@ export function describeRecordRepositoryContract(adapterName: string, makeReposi
     it('keeps list order through updates', async () => {
       const first = await insert({ createdAt: new Date('2026-01-01T00:00:00.000Z') });
       const second = await insert({ createdAt: new Date('2026-01-02T00:00:00.000Z') });
-      await repository.update(first.id, { text: 'renamed', key: 'renamed', updatedAt: new Date() });
+      await update(first, { text: 'renamed', updatedAt: new Date() });
       const ids = (await repository.list({ skip: 0, limit: 10 })).map((r) => r.id);
       expect(ids).toEqual([first.id, second.id]);
     });
 
-    it('deletes a record, freeing its key, and reports an unknown id', async () => {
+    it('deletes a record, freeing its key', async () => {
       const record = await insert({ text: '4x3' });
-      await expect(repository.delete(record.id)).resolves.toBe(true);
+      await expect(remove(record)).resolves.toBeDefined();
       await expect(repository.findById(record.id)).resolves.toBeUndefined();
-      await expect(repository.delete(record.id)).resolves.toBe(false);
       await expect(insert({ text: '4x3' })).resolves.toBeDefined();
     });
 
@@ -182,9 +190,8 @@ export function describeRecordRepositoryContract(adapterName: string, makeReposi
     });
 
     it('stores a cost center under its own field name', async () => {
-      const costCenters = await makeRepository(costCenter);
-      const record = buildRecord(costCenter, { text: 'Financeiro' });
-      await costCenters.insert(record, uniquenessKey(record.title));
+      const costCenters = storage.repositories.costCenters;
+      const record = await insertRecord(costCenters, costCenter, { text: 'Financeiro' });
       await expect(costCenters.findById(record.id)).resolves.toEqual(record);
       await expect(costCenters.list({ skip: 0, limit: 10 })).resolves.toEqual([record]);
     });

@@ -4,7 +4,6 @@ import {
   CREATION_ORDER,
   foldText,
   positionOf,
-  uniquenessKey,
   workSchedule,
   type CatalogRecord,
   type ListPosition,
@@ -13,8 +12,8 @@ import {
   type RecordRepository,
 } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildRecord } from './records.js';
-import { type RepositoryFactory } from './repository-contract.js';
+import { buildRecord, deleteRecord, insertRecord, updateRecord } from './records.js';
+import { type StorageFactory } from './repository-contract.js';
 
 type Schedule = CatalogRecord<'value'>;
 
@@ -43,19 +42,23 @@ const queryOf = (order: RecordOrder, overrides: Partial<RecordQuery> = {}): Reco
  * How `query`, `count` and the sort, search and cursor of a list behave in every storage.
  * Part of the repository contract: `describeRecordRepositoryContract` runs it.
  */
-export function describeRecordQueryContract(adapterName: string, makeRepository: RepositoryFactory): void {
+export function describeRecordQueryContract(adapterName: string, makeStorage: StorageFactory): void {
   describe(`${adapterName} record repository query contract`, () => {
     let repository: RecordRepository<'value'>;
+    let costCenters: RecordRepository<'title'>;
 
     beforeEach(async () => {
-      repository = await makeRepository(workSchedule);
+      ({ workSchedules: repository, costCenters } = (await makeStorage()).repositories);
     });
 
-    const insert = async (overrides: Parameters<typeof buildRecord>[1] = {}): Promise<Schedule> => {
-      const record = buildRecord(workSchedule, overrides);
-      await repository.insert(record, uniquenessKey(record.value));
-      return record;
+    const insert = (overrides: Parameters<typeof buildRecord>[1] = {}): Promise<Schedule> => insertRecord(repository, workSchedule, overrides);
+    /** Writes `text` over the record as it is now. */
+    const rename = async (id: string, text: string, updatedAt: Date): Promise<void> => {
+      const current = await repository.findById(id);
+      if (current !== undefined) await updateRecord(repository, workSchedule, current, { text, updatedAt });
     };
+    /** Deletes the record as it is now, if it is there. */
+    const drop = (id: string): Promise<void> => dropRecord(repository, id);
     const textsOf = (records: readonly Schedule[]): string[] => records.map((record) => record.value);
     const search = async (q: string, order: RecordOrder = CREATION_ORDER): Promise<string[]> =>
       textsOf((await repository.query(queryOf(order, { search: foldText(q) }))).records);
@@ -91,12 +94,11 @@ export function describeRecordQueryContract(adapterName: string, makeRepository:
       it('finds a record by its text after an update, and no longer by the old one, nor after a delete', async () => {
         const record = await insert({ text: 'Zeladoria' });
         await insert({ text: 'Portaria' });
-        const change = { text: 'Acesso Principal', key: 'acesso principal', updatedAt: new Date(record.updatedAt.getTime() + 1) };
-        await repository.update(record.id, change);
+        await rename(record.id, 'Acesso Principal', new Date(record.updatedAt.getTime() + 1));
         await expect(search('zela')).resolves.toEqual([]);
         await expect(search('ACESSO')).resolves.toEqual(['Acesso Principal']);
         await expect(search('', { field: 'text', descending: false })).resolves.toEqual(['Acesso Principal', 'Portaria']);
-        await repository.delete(record.id);
+        await drop(record.id);
         await expect(search('acesso')).resolves.toEqual([]);
       });
     });
@@ -158,7 +160,7 @@ export function describeRecordQueryContract(adapterName: string, makeRepository:
       it.each(ORDERS)('goes on after the position of a record since deleted, in %s order', async (sort, order) => {
         const all = inOrder(sort);
         const gone = all[2] as Schedule;
-        await repository.delete(gone.id);
+        await drop(gone.id);
         const after = positionOf(gone, 'value', order);
         await expect(repository.query(queryOf(order, { after }))).resolves.toEqual({ records: all.slice(3) });
       });
@@ -188,7 +190,7 @@ export function describeRecordQueryContract(adapterName: string, makeRepository:
 
       it('keeps every order through updates', async () => {
         const updatedAt = at(9);
-        await repository.update(records.d.id, { text: 'Abrigo', key: 'abrigo', updatedAt });
+        await rename(records.d.id, 'Abrigo', updatedAt);
         const moved = { ...records.d, value: 'Abrigo', updatedAt };
         const sorted = async (order: RecordOrder): Promise<string[]> => textsOf((await repository.query(queryOf(order))).records);
         await expect(sorted({ field: 'text', descending: false })).resolves.toEqual(['Abrigo', 'alvaro', 'Álvaro', 'banco', 'Zeladoria']);
@@ -207,11 +209,11 @@ export function describeRecordQueryContract(adapterName: string, makeRepository:
         const third = await insert({ text: 'três' });
         await expect(repository.count()).resolves.toBe(3);
         await expect(insert({ text: 'UM' })).rejects.toThrow();
-        await repository.update(first.id, { text: 'quatro', key: 'quatro', updatedAt: at(30) });
+        await rename(first.id, 'quatro', at(30));
         await expect(repository.count()).resolves.toBe(3);
-        await expect(repository.delete(third.id, at(59))).resolves.toBe(false);
-        await repository.delete(third.id);
-        await repository.delete(third.id);
+        await expect(deleteRecord(repository, workSchedule, { ...third, updatedAt: at(59) })).resolves.toBeUndefined();
+        await drop(third.id);
+        await expect(deleteRecord(repository, workSchedule, third)).resolves.toBeUndefined();
         await expect(repository.count()).resolves.toBe(2);
       });
 
@@ -235,9 +237,9 @@ export function describeRecordQueryContract(adapterName: string, makeRepository:
         // A total kept by a storage between pages must follow every write.
         await insert({ text: 'Área 5' });
         await expect(repository.query(queryOf(CREATION_ORDER, { search: 'area', limit: 1, count: true }))).resolves.toMatchObject({ total: 5 });
-        await repository.update((records[0] as Schedule).id, { text: 'Sala 1', key: 'sala 1', updatedAt: at(40) });
+        await rename((records[0] as Schedule).id, 'Sala 1', at(40));
         await expect(repository.query(queryOf(CREATION_ORDER, { search: 'area', limit: 1, count: true }))).resolves.toMatchObject({ total: 4 });
-        await repository.delete((records[1] as Schedule).id);
+        await drop((records[1] as Schedule).id);
         await expect(repository.query(queryOf(CREATION_ORDER, { search: 'area', limit: 1, count: true }))).resolves.toMatchObject({ total: 3 });
       });
     });
@@ -262,13 +264,8 @@ export function describeRecordQueryContract(adapterName: string, makeRepository:
     });
 
     it('searches and sorts a cost center by its title', async () => {
-      const costCenters = await makeRepository(costCenter);
       const records = [];
-      for (const title of ['Operações', 'Financeiro', 'operacional']) {
-        const record = buildRecord(costCenter, { text: title });
-        await costCenters.insert(record, uniquenessKey(title));
-        records.push(record);
-      }
+      for (const title of ['Operações', 'Financeiro', 'operacional']) records.push(await insertRecord(costCenters, costCenter, { text: title }));
       const found = await costCenters.query(queryOf({ field: 'text', descending: true }, { search: 'operac', count: true }));
       expect(found).toEqual({ records: [records[0], records[2]], total: 2 });
       await expect(costCenters.count()).resolves.toBe(3);
@@ -318,7 +315,7 @@ async function walkWhileRecordsChange(
     const behind = seen.find((record) => present.has(record.id));
     for (const gone of [ahead, behind]) {
       if (gone === undefined) continue;
-      await repository.delete(gone.id);
+      await dropRecord(repository, gone.id);
       present.delete(gone.id);
     }
     await make(pages);
@@ -332,4 +329,10 @@ async function walkWhileRecordsChange(
   expect(seen.every(matches)).toBe(true);
   const positions = seen.map((record) => positionOf(record, 'value', order));
   expect(positions.every((position, n) => n === 0 || comparePositions(positions[n - 1] as ListPosition, position, order) < 0)).toBe(true);
+}
+
+/** Deletes the record with `id` as it is now, if it is there. */
+async function dropRecord(repository: RecordRepository<'value'>, id: string): Promise<void> {
+  const current = await repository.findById(id);
+  if (current !== undefined) await deleteRecord(repository, workSchedule, current);
 }

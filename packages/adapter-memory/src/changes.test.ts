@@ -1,0 +1,115 @@
+// The core's history and change feed use cases, on the memory storage (see catalog.test.ts for why here).
+import { createWorkplan, revisionOf, systemClock, workSchedule, WorkplanError, type Clock, type Workplan, type WorkplanErrorKind } from '@workplan/core';
+import { insertRecord } from '@workplan/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MemoryRecordRepository } from './memory-repository.js';
+import { createMemoryStorage, type MemoryStorage } from './memory-storage.js';
+
+const rejectsWith = (kind: WorkplanErrorKind) => (error: unknown) => WorkplanError.is(error) && error.kind === kind;
+
+/** A clock a test moves by hand, each reading one millisecond later so writes are told apart. */
+function steppingClock(start: string): Clock {
+  let now = new Date(start).getTime();
+  return { now: () => new Date((now += 1)) };
+}
+
+describe('history and changes', () => {
+  let storage: MemoryStorage;
+  let workplan: Workplan;
+
+  beforeEach(() => {
+    storage = createMemoryStorage();
+    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock('2026-11-25T10:00:00.000Z') });
+  });
+
+  it('keeps who made each write and when, and what the record was before and after', async () => {
+    const created = await workplan.workSchedules.create({ value: '12x36' }, { by: 'Folha' });
+    const updated = await workplan.workSchedules.update(created.id, { value: '12x60' }, undefined, { by: 'RH' });
+    await workplan.workSchedules.delete(updated.id, [revisionOf(updated)], { by: 'RH' });
+    const history = await workplan.workSchedules.history(created.id);
+    expect(history).toEqual([
+      { id: '1', kind: 'workSchedule', recordId: created.id, action: 'create', at: created.updatedAt, by: 'Folha', data: created, previous: null },
+      { id: '2', kind: 'workSchedule', recordId: created.id, action: 'update', at: updated.updatedAt, by: 'RH', data: updated, previous: created },
+      expect.objectContaining({ id: '3', action: 'delete', by: 'RH', data: null, previous: updated }),
+    ]);
+    expect(history[2]?.at.getTime()).toBeGreaterThan(updated.updatedAt.getTime());
+  });
+
+  it("names a library caller's writes `system`", async () => {
+    const created = await workplan.costCenters.create({ title: 'Financeiro' });
+    await expect(workplan.costCenters.history(created.id)).resolves.toMatchObject([{ by: 'system', kind: 'costCenter' }]);
+  });
+
+  it('answers notFound for the history of an id that never had a record, and none for a record stored before changes were kept', async () => {
+    await expect(workplan.workSchedules.history('0190a000-0000-7000-8000-000000000000')).rejects.toSatisfy(rejectsWith('notFound'));
+    // A repository keeping its changes in a log of its own: its records have none in this one.
+    const older = new MemoryRecordRepository(workSchedule);
+    const record = await insertRecord(older, workSchedule, { text: 'antigo' });
+    const over = createWorkplan({ ...storage.repositories, workSchedules: older, changes: storage.changes });
+    await expect(over.workSchedules.history(record.id)).resolves.toEqual([]);
+  });
+
+  it('keeps no change of a write the catalog refused', async () => {
+    const created = await workplan.workSchedules.create({ value: 'ocupado' });
+    const other = await workplan.workSchedules.create({ value: 'livre' });
+    await expect(workplan.workSchedules.create({ value: 'OCUPADO' })).rejects.toSatisfy(rejectsWith('conflict'));
+    await expect(workplan.workSchedules.update(other.id, { value: 'Ocupado' })).rejects.toSatisfy(rejectsWith('conflict'));
+    await expect(workplan.workSchedules.update(other.id, { value: 'x' }, ['velha'])).rejects.toSatisfy(rejectsWith('stale'));
+    await expect(workplan.workSchedules.delete(created.id, ['velha'])).rejects.toSatisfy(rejectsWith('stale'));
+    await expect(workplan.workSchedules.delete('0190a000-0000-7000-8000-000000000000')).rejects.toSatisfy(rejectsWith('notFound'));
+    await expect(workplan.workSchedules.update(other.id, { value: '' })).rejects.toSatisfy(rejectsWith('validation'));
+    const { changes } = await workplan.changes.read();
+    expect(changes.map((change) => change.action)).toEqual(['create', 'create']);
+  });
+
+  describe('the feed', () => {
+    it('reads in commit order from after a change, at most the limit, naming where to go on', async () => {
+      for (const value of ['a', 'b', 'c']) await workplan.workSchedules.create({ value });
+      await workplan.costCenters.create({ title: 'd' });
+      await expect(workplan.changes.read({ limit: 2 })).resolves.toMatchObject({ changes: [{ id: '1' }, { id: '2' }], next: '2' });
+      await expect(workplan.changes.read({ after: '2' })).resolves.toMatchObject({ changes: [{ id: '3' }, { id: '4', kind: 'costCenter' }], next: '4' });
+      await expect(workplan.changes.read({ after: '4' })).resolves.toEqual({ changes: [], next: '4' });
+      await expect(workplan.changes.read({ after: '0', limit: 1 })).resolves.toMatchObject({ changes: [{ id: '1' }] });
+    });
+
+    it.each([
+      ['after', { after: 'x' }],
+      ['after', { after: '-1' }],
+      ['after', { after: '01' }],
+      ['after', { after: '1.5' }],
+      ['after', { after: '99999999999999999' }],
+      ['limit', { limit: 0 }],
+      ['limit', { limit: 1001 }],
+      ['limit', { limit: 1.5 }],
+      ['wait', { wait: 0 }],
+      ['wait', { wait: 31 }],
+      ['wait', { wait: Number.NaN }],
+    ])('refuses a bad %s: %j', async (_name, request) => {
+      await expect(workplan.changes.read(request)).rejects.toSatisfy(rejectsWith('invalidQuery'));
+    });
+
+    it('holds a read with wait until a change is committed', async () => {
+      const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+      const started = Date.now();
+      const reading = live.changes.read({ wait: 10 });
+      setTimeout(() => void live.workSchedules.create({ value: 'acordou' }), 100);
+      await expect(reading).resolves.toMatchObject({ changes: [{ action: 'create', data: { value: 'acordou' } }] });
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
+
+    it('answers no change once the wait is over', async () => {
+      const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+      const started = Date.now();
+      await expect(live.changes.read({ wait: 1 })).resolves.toEqual({ changes: [], next: '0' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    });
+
+    it('answers cursorExpired for a place before the changes kept', async () => {
+      await workplan.workSchedules.create({ value: 'velho' });
+      await workplan.workSchedules.create({ value: 'novo' });
+      await storage.changes.prune(new Date('2100-01-01T00:00:00.000Z'));
+      await expect(workplan.changes.read({ after: '1' })).rejects.toSatisfy(rejectsWith('cursorExpired'));
+      await expect(workplan.changes.read({ after: '2' })).resolves.toEqual({ changes: [], next: '2' });
+    });
+  });
+});
