@@ -1,6 +1,8 @@
 import { type RecordBase } from '@workplan/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { type ApiKeys } from './api-keys.js';
+import { changesJsonOf, type ChangesJson } from './change-json.js';
+import { changesRoute } from './changes-route.js';
 import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
 import { sendNotModified, sendSuccess, sendSuccessJson } from './envelope.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
@@ -9,74 +11,103 @@ import { listRoute } from './list-route.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
 import { recordJsonOf, type RecordJson } from './record-json.js';
-import { requestSignal } from './request-context.js';
-import { type HttpResource, type Operation } from './resources.js';
+import { contextOf, requestSignal } from './request-context.js';
+import { changesDescription, type ChangesFeed, type HttpResource } from './resources.js';
 import { param, routeTable, type RouteMethods } from './route-table.js';
+
+/** Seconds between the comments of an idle event stream, unless told otherwise. */
+export const DEFAULT_HEARTBEAT_SECONDS = 15;
 
 export interface ApiRouterOptions {
   readonly resources: readonly HttpResource[];
+  /** The changes of every resource, in commit order (`/changes`, and each record's history). */
+  readonly changes: ChangesFeed;
   readonly keys: ApiKeys;
   readonly rateLimits?: RateLimits;
   /** Where the router is mounted, for `Location` and `Link`; `/api/v1` by default. */
   readonly basePath?: string;
+  /** Seconds between the comments an idle event stream of changes sends; 15 by default. */
+  readonly heartbeatSeconds?: number;
 }
 
-/** The router of every path of the interface, for every resource described. */
+/** The handlers every operation of the interface runs first: its message, the key, the rate limits and the key's role. */
+type Guard = (message: string, route: string, ...handlers: RequestHandler[]) => RequestHandler[];
+
+/** A resource with the JSON its records are written in, shared by its routes and the changes. */
+type ServedResource = HttpResource & { readonly json: RecordJson };
+
+/** The router of every path of the interface, for every resource described, and the changes of them all. */
 export function createApiRouter(options: ApiRouterOptions): Router {
   const router = Router({ caseSensitive: false, strict: false });
   const basePath = options.basePath ?? '/api/v1';
-  for (const resource of options.resources) {
-    routeTable(router, resourceRoutes(resource, options.keys, options.rateLimits ?? noRateLimits, basePath));
-  }
-  return router;
-}
-
-function resourceRoutes(
-  resource: HttpResource,
-  keys: ApiKeys,
-  limits: RateLimits,
-  basePath: string,
-): Record<string, RouteMethods> {
-  const { catalog, singular, plural } = resource;
-  const json = recordJsonOf(resource.field);
-  const guarded = (op: Operation, route: string, ...handlers: RequestHandler[]): RequestHandler[] => [
-    operation(resource.messages[op], `${basePath}${route}`),
-    identifyKey(keys),
+  const limits = options.rateLimits ?? noRateLimits;
+  const guarded: Guard = (message, route, ...handlers) => [
+    operation(message, `${basePath}${route}`),
+    identifyKey(options.keys),
     ...limits.withoutKey,
     requireKey,
     ...limits.withKey,
     requireRole,
     ...handlers,
   ];
+  const served = options.resources.map((resource) => ({ ...resource, json: recordJsonOf(resource.field) }));
+  const changesJson = changesJsonOf(served.map(({ catalog, singular, json }) => ({ kind: catalog.kind.name, singular, json })));
+  for (const resource of served) routeTable(router, resourceRoutes(resource, guarded, changesJson, basePath));
+  const changesPath = `/${changesDescription.path}`;
+  const changes = changesRoute({
+    feed: options.changes,
+    json: changesJson,
+    path: `${basePath}${changesPath}`,
+    heartbeatSeconds: options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS,
+  });
+  routeTable(router, { [changesPath]: { get: guarded(changesDescription.message, changesPath, changes) } });
+  return router;
+}
+
+function resourceRoutes(resource: ServedResource, guarded: Guard, changesJson: ChangesJson, basePath: string): Record<string, RouteMethods> {
+  const { catalog, singular, plural, json, messages } = resource;
   const withBody = [requireJsonMediaType, ...readJsonBody];
   const list = listRoute(catalog, json, `${basePath}/${plural}`);
 
   return {
     [`/${singular}`]: {
-      post: guarded('create', `/${singular}`, ...withBody, async (req: Request, res: Response) => {
-        const record = await catalog.create(req.body);
+      post: guarded(messages.create, `/${singular}`, ...withBody, async (req: Request, res: Response) => {
+        const record = await catalog.create(req.body, writer(res));
         res.location(`${basePath}/${singular}/${record.id}`);
         sendRecord(res, 201, record, json);
       }),
     },
     [`/${singular}/:id`]: {
-      get: guarded('find', `/${singular}/:id`, async (req, res) => {
+      get: guarded(messages.find, `/${singular}/:id`, async (req, res) => {
         const record = await catalog.find(idParam(req), { signal: requestSignal(res) });
         if (noneMatchHits(req.get('If-None-Match'), record)) sendNotModified(res, entityTagOf(record));
         else sendRecord(res, 200, record, json);
       }),
-      put: guarded('update', `/${singular}/:id`, ...withBody, async (req, res) => {
-        sendRecord(res, 200, await catalog.update(idParam(req), req.body, expectedRevisionsOf(req.get('If-Match'))), json);
+      put: guarded(messages.update, `/${singular}/:id`, ...withBody, async (req, res) => {
+        sendRecord(res, 200, await catalog.update(idParam(req), req.body, expectedRevisionsOf(req.get('If-Match')), writer(res)), json);
       }),
-      delete: guarded('delete', `/${singular}/:id`, async (req, res) => {
-        await catalog.delete(idParam(req), expectedRevisionsOf(req.get('If-Match')));
+      delete: guarded(messages.delete, `/${singular}/:id`, async (req, res) => {
+        await catalog.delete(idParam(req), expectedRevisionsOf(req.get('If-Match')), writer(res));
         sendSuccess(res, 200);
       }),
     },
-    [`/${plural}`]: { get: guarded('list', `/${plural}`, list) },
-    [`/${plural}/:limit`]: { get: guarded('list', `/${plural}/:limit`, list) },
-    [`/${plural}/:skip/:limit`]: { get: guarded('list', `/${plural}/:skip/:limit`, list) },
+    // A record's history is a read of the record: it fails as a find does (404 for an id that never was).
+    [`/${singular}/:id/history`]: {
+      get: guarded(messages.find, `/${singular}/:id/history`, async (req, res) => {
+        sendSuccessJson(res, 200, changesJson.many(await catalog.history(idParam(req), { signal: requestSignal(res) })));
+      }),
+    },
+    [`/${plural}`]: { get: guarded(messages.list, `/${plural}`, list) },
+    [`/${plural}/:limit`]: { get: guarded(messages.list, `/${plural}/:limit`, list) },
+    [`/${plural}/:skip/:limit`]: { get: guarded(messages.list, `/${plural}/:skip/:limit`, list) },
   };
+}
+
+/** Who writes: the name of the request's key, which `requireKey` has made sure of. */
+function writer(res: Response): { by: string } {
+  const key = contextOf(res).key;
+  if (key === undefined) throw new TypeError('a write reached its handler without a key');
+  return { by: key.name };
 }
 
 /** Answers one record, with its entity tag. */

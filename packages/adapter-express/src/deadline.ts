@@ -21,11 +21,12 @@ export interface LateResult {
  * rest of its body is not read), else 503 STORAGE_UNAVAILABLE (only the storage can be
  * waited on then). Reads in progress that asked for the request's signal are called off;
  * whatever the handler does later is dropped and handed to `onLate`, which is not told of
- * it as an error: the client was answered.
+ * it as an error: the client was answered. A handler that waits on purpose moves the
+ * deadline by its wait (`RequestContext.postponeDeadline`).
  */
 export function deadline(ms: number, onLate?: (late: LateResult) => void): RequestHandler {
   return (req, res, next) => {
-    const timer = setTimeout(() => {
+    const answer = () => {
       if (res.headersSent) return;
       const context = contextOf(res);
       context.dropLateResult = (error) => {
@@ -35,7 +36,12 @@ export function deadline(ms: number, onLate?: (late: LateResult) => void): Reque
       sendProblem(res, req.complete ? problemFor('STORAGE_UNAVAILABLE') : slowClient);
       // No one is left to read what the storage finds: have it stop looking.
       context.readsInFlight?.abort(WorkplanError.storageUnavailable(new Error(`the request was answered at its deadline of ${ms} ms`)));
-    }, ms);
+    };
+    let timer = setTimeout(answer, ms);
+    contextOf(res).postponeDeadline = (by) => {
+      clearTimeout(timer);
+      timer = setTimeout(answer, ms + by);
+    };
     res.once('close', () => {
       clearTimeout(timer);
     });

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { type Server, type ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
+import { letGo } from './held-open.js';
 
 /** How long a connection idle at the drain may still deliver a request already sent. */
 const IDLE_GRACE_MS = 100;
@@ -19,7 +20,8 @@ export type Drain = (timeoutMs: number) => Promise<CutShort>;
 /**
  * Makes `server` drainable: from the drain on it takes no connection, closes idle ones at
  * once, answers each request in flight (and any that arrives on an open connection) with
- * `Connection: close` so its connection ends with its answer, and when `timeoutMs` runs out
+ * `Connection: close` so its connection ends with its answer (a request held open for
+ * changes answers what it has at once), and when `timeoutMs` runs out
  * closes whatever is still open, so a client holding a connection cannot hold the process.
  */
 export function drainable(server: Server): Drain {
@@ -61,7 +63,11 @@ export function drainable(server: Server): Drain {
   };
 }
 
-/** Asks Node to close the connection once this answer is written, if it is not written yet. */
+/**
+ * Asks Node to close the connection once this answer is written, if it is not written yet,
+ * and ends the wait of a request held open (a long poll answers at once, a stream ends).
+ */
 function closeWithAnswer(res: ServerResponse): void {
   if (!res.headersSent) res.setHeader('Connection', 'close');
+  letGo(res);
 }

@@ -14,12 +14,14 @@ import { docsRouter, openApiDocument } from './openapi/index.js';
 import { routeMessages } from './problems.js';
 import { contextOf } from './request-context.js';
 import { noRateLimits, rateLimitsOf } from './rate-limits.js';
-import { type HttpResource } from './resources.js';
+import { type ChangesFeed, type HttpResource } from './resources.js';
 import { type ResponseObserver } from './response-observer.js';
 import { routeTable } from './route-table.js';
 
 export interface HttpAppOptions {
   readonly resources: readonly HttpResource[];
+  /** The changes of every resource, in commit order: the workplan's `changes`. */
+  readonly changes: ChangesFeed;
   readonly keys: ApiKeys;
   /** Resolves whether the storage answers; drives `/health/ready`. */
   readonly isReady: () => Promise<boolean>;
@@ -41,6 +43,8 @@ export interface HttpAppOptions {
   readonly requestTimeoutMs?: number;
   /** The operator console's built files, served at `/console/` (and `GET /` redirects there); no console when unset. */
   readonly consoleDirectory?: string;
+  /** Seconds between the comments an idle event stream of changes sends; 15 by default. */
+  readonly heartbeatSeconds?: number;
   /** More routes, mounted before the 404 fallback (such as `/metrics`). */
   readonly routes?: readonly RequestHandler[];
 }
@@ -56,7 +60,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) app.use(corsPolicy(options.corsOrigins));
   const rateLimits =
     options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute, options.hitCounter);
-  app.use('/api/v1', createApiRouter({ resources: options.resources, keys: options.keys, rateLimits }));
+  const { resources, changes, keys, heartbeatSeconds } = options;
+  app.use('/api/v1', createApiRouter({ resources, changes, keys, rateLimits, ...(heartbeatSeconds === undefined ? {} : { heartbeatSeconds }) }));
   app.use('/health', healthRouter(options.isReady));
   // The document describes the resources this app serves, not a list kept beside them.
   app.use(docsRouter(openApiDocument(options.resources)));

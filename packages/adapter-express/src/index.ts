@@ -1,6 +1,6 @@
 /** @workplan/adapter-express: the Express 5 HTTP adapter of the workplan service. */
 export { ApiKeys, fingerprintOf, keyEntryOf, MAX_KEY_BYTES, type KeyEntry, type KeyHolder, type KeyRole } from './api-keys.js';
-export { createApiRouter, type ApiRouterOptions } from './api-router.js';
+export { createApiRouter, DEFAULT_HEARTBEAT_SECONDS, type ApiRouterOptions } from './api-router.js';
 export { answerClientError } from './client-error.js';
 export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH, consoleRouter } from './console-site.js';
 export { type LateResult } from './deadline.js';
@@ -14,11 +14,14 @@ export { BODY_LIMIT_BYTES, problems, type ErrorCode } from './problems.js';
 export { type AnsweredRequest, type ResponseObserver } from './response-observer.js';
 export { contextOf, type RequestContext } from './request-context.js';
 export {
+  changesDescription,
   describedResources,
   httpResourcesOf,
   resourceDescriptions,
+  type ChangesFeed,
   type HttpResource,
   type Operation,
+  type RecordChange,
   type ResourceCatalog,
   type ResourceDescription,
 } from './resources.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpFailure } from './http-failure.js';
-import { listParametersOf, queryStringOf } from './list-parameters.js';
+import { listParametersOf, listQueryStringOf } from './list-parameters.js';
 
 const refused = (target: string) => () => listParametersOf(target);
 
@@ -43,9 +43,9 @@ describe('listParametersOf', () => {
 
   it('writes back what it reads, each value percent-encoded, in the order q, sort, count, after', () => {
     const parameters = { after: 'abc', count: false, sort: 'value', q: 'P&D + 50% #1 ação' };
-    const written = queryStringOf(parameters);
+    const written = listQueryStringOf(parameters);
     expect(written).toBe('?q=P%26D%20%2B%2050%25%20%231%20a%C3%A7%C3%A3o&sort=value&count=false&after=abc');
     expect(listParametersOf(`/scales${written}`)).toEqual(parameters);
-    expect(queryStringOf({})).toBe('');
+    expect(listQueryStringOf({})).toBe('');
   });
 });

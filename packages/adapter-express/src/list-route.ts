@@ -3,7 +3,7 @@ import { type RequestHandler, type Response } from 'express';
 import { sendSuccessJson } from './envelope.js';
 import { HttpFailure } from './http-failure.js';
 import { cursorOfToken, cursorToken } from './list-cursor.js';
-import { listParametersOf, queryStringOf, type ListParameters } from './list-parameters.js';
+import { listParametersOf, listQueryStringOf, type ListParameters } from './list-parameters.js';
 import { type RecordJson } from './record-json.js';
 import { requestSignal } from './request-context.js';
 import { type ListedRecords, type ResourceCatalog } from './resources.js';
@@ -38,13 +38,13 @@ export function listRoute(catalog: ResourceCatalog, json: RecordJson, listPath: 
  */
 function nextLinkOf(page: ListedRecords, parameters: ListParameters, listPath: string, limit: number | undefined): string | undefined {
   const count = parameters.count === undefined ? {} : { count: parameters.count };
-  if (page.next !== undefined) return `${listPath}/${page.next.skip}/${page.next.limit}${queryStringOf(count)}`;
+  if (page.next !== undefined) return `${listPath}/${page.next.skip}/${page.next.limit}${listQueryStringOf(count)}`;
   if (page.nextAfter === undefined) return undefined;
   // A blank `q` is no search: left out, it says the same.
   const q = parameters.q === undefined || parameters.q.trim() === '' ? {} : { q: parameters.q };
   const sort = parameters.sort === undefined ? {} : { sort: parameters.sort };
   const path = limit === undefined ? listPath : `${listPath}/${limit}`;
-  return `${path}${queryStringOf({ ...q, ...sort, ...count, after: cursorToken(page.nextAfter) })}`;
+  return `${path}${listQueryStringOf({ ...q, ...sort, ...count, after: cursorToken(page.nextAfter) })}`;
 }
 
 /** Which list a page belongs to, for the JSON kept of it: its search and order. */

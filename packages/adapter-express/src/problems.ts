@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PRECONDITION_FAILED'
   | 'CONFLICT'
+  | 'CURSOR_EXPIRED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
@@ -73,6 +74,8 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   },
   PRECONDITION_FAILED: { status: 412, detail: 'O registro foi alterado desde a versão informada em If-Match.' },
   CONFLICT: { status: 409, detail: 'Outro registro já usa este valor.' },
+  // Gone for good, unlike a 404: the follower cannot catch up by changes and must read the lists again.
+  CURSOR_EXPIRED: { status: 410, detail: 'As alterações depois deste ponto não são mais guardadas: leia as listas de novo.' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: `O corpo da requisição passa de ${BODY_LIMIT_BYTES / 1024} KiB.` },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
@@ -100,6 +103,7 @@ export const codeOfKind: Readonly<Record<WorkplanErrorKind, ErrorCode>> = {
   validation: 'VALIDATION_FAILED',
   invalidPage: 'INVALID_PAGINATION',
   invalidQuery: 'INVALID_QUERY',
+  cursorExpired: 'CURSOR_EXPIRED',
   notFound: 'NOT_FOUND',
   stale: 'PRECONDITION_FAILED',
   conflict: 'CONFLICT',

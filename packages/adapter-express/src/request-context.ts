@@ -20,6 +20,13 @@ export interface RequestContext {
   dropLateResult?: (error?: unknown) => void;
   /** Made when a read first asks for the request's signal; aborted when the deadline answers. */
   readsInFlight?: AbortController;
+  /**
+   * Set by the deadline: moves it `ms` later, for a request that waits on purpose (a long
+   * poll) and must still be answered in time once its wait is over.
+   */
+  postponeDeadline?: (ms: number) => void;
+  /** Made when a request is held open (`holdOpen`); aborted when the server lets it go or the client leaves. */
+  held?: AbortController;
 }
 
 // A symbol-keyed property of the response rather than a WeakMap entry: every response takes

@@ -1,4 +1,6 @@
 import {
+  type Change,
+  type ChangesRequest,
   type ExpectedRevisions,
   type KindName,
   type ListCursor,
@@ -7,6 +9,7 @@ import {
   type ReadOptions,
   type RecordBase,
   type Workplan,
+  type WriteOptions,
 } from '@workplan/core';
 import { type Gender } from './openapi/portuguese.js';
 
@@ -20,14 +23,34 @@ export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
  * HTTP side hands it the parsed body as it arrived.
  */
 export interface ResourceCatalog {
+  /** The kind of record it serves: its changes name it (`Change.kind`). */
+  readonly kind: { readonly name: string };
   /** The largest page a list may ask for. */
   readonly maxPageSize: number;
-  create(document: unknown): Promise<RecordBase>;
-  update(id: string, document: unknown, expected?: ExpectedRevisions): Promise<RecordBase>;
+  create(document: unknown, options?: WriteOptions): Promise<RecordBase>;
+  update(id: string, document: unknown, expected?: ExpectedRevisions, options?: WriteOptions): Promise<RecordBase>;
   find(id: string, options?: ReadOptions): Promise<RecordBase>;
   list(page: PageRequest, options?: ReadOptions): Promise<ListedRecords>;
-  delete(id: string, expected?: ExpectedRevisions): Promise<void>;
+  delete(id: string, expected?: ExpectedRevisions, options?: WriteOptions): Promise<void>;
+  history(id: string, options?: ReadOptions): Promise<readonly RecordChange[]>;
 }
+
+/** A change as the HTTP side reads it: the core's `Change` of any kind. */
+export type RecordChange = Omit<Change, 'data' | 'previous'> & {
+  readonly data: RecordBase | null;
+  readonly previous: RecordBase | null;
+};
+
+/** The changes feed as the HTTP side reads it: the core's `ChangeFeed`. */
+export interface ChangesFeed {
+  read(request: ChangesRequest, options?: ReadOptions): Promise<{ readonly changes: readonly RecordChange[]; readonly next: string }>;
+}
+
+/** What the HTTP side says of the changes feed: the path word and the message of its failures. */
+export const changesDescription = {
+  path: 'changes',
+  message: 'Não foi possível retornar as alterações.',
+} as const;
 
 /** A page of a list as the HTTP side reads it: the core's `ListedPage` of any kind. */
 export interface ListedRecords {

@@ -12,6 +12,7 @@ export {
   type PageWatch,
 } from './browser.js';
 export { send, sendRaw, untilReady, type HttpAnswer, type HttpCall } from './http-client.js';
+export { openEventStream, type EventStream, type ServerEvent } from './event-stream.js';
 export { damageTablePage } from './damaged-page.js';
 export { describeHttpContract } from './http-contract.js';
 export {

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { createWorkplan, repositoriesOf, type WorkplanOptions } from '@workplan/core';
+import { createMemoryStorage } from '@workplan/adapter-memory';
+import { createWorkplan, type WorkplanOptions } from '@workplan/core';
 import { ApiKeys, keyEntryOf, type KeyEntry } from '../api-keys.js';
 import { createHttpApp, type HttpAppOptions } from '../http-app.js';
 import { httpResourcesOf } from '../resources.js';
@@ -16,7 +16,7 @@ export interface MemoryAppOptions {
   readonly key: string;
   /** Keys it takes besides `key`, with their names and roles. */
   readonly otherKeys?: readonly KeyEntry[];
-  /** Storage, ids, page size: memory repositories and random UUIDs unless given. */
+  /** Storage, ids, page size: memory repositories and change log, and random UUIDs, unless given. */
   readonly workplan?: Partial<WorkplanOptions>;
   /** The HTTP app's options besides its resources and keys; ready unless `isReady` says otherwise. */
   readonly http?: Partial<Omit<HttpAppOptions, 'resources' | 'keys'>>;
@@ -32,13 +32,16 @@ export interface MemoryApp {
 
 /** Serves a workplan over memory storage with the HTTP app on port 0 of 127.0.0.1. */
 export async function startMemoryApp(options: MemoryAppOptions): Promise<MemoryApp> {
+  const storage = createMemoryStorage();
   const workplan = createWorkplan({
-    ...repositoriesOf((kind) => new MemoryRecordRepository(kind)),
+    ...storage.repositories,
+    changes: storage.changes,
     ids: { next: () => crypto.randomUUID() },
     ...options.workplan,
   });
   const app = createHttpApp({
     resources: httpResourcesOf(workplan),
+    changes: workplan.changes,
     keys: new ApiKeys([keyEntryOf(options.key), ...(options.otherKeys ?? [])]),
     isReady: () => Promise.resolve(true),
     ...options.http,

@@ -1,0 +1,54 @@
+import { once } from 'node:events';
+import { type Request, type Response } from 'express';
+import { type ChangesJson } from './change-json.js';
+import { type ChangesParameters } from './changes-parameters.js';
+import { holdOpen } from './held-open.js';
+import { contextOf, requestSignal } from './request-context.js';
+import { type ChangesFeed } from './resources.js';
+
+/** What a stream reads, how it writes it, and how often an idle stream says it is alive. */
+export interface StreamOptions {
+  readonly feed: ChangesFeed;
+  readonly json: ChangesJson;
+  /** Seconds between the comments an event stream sends while no change comes. */
+  readonly heartbeatSeconds: number;
+}
+
+/**
+ * Serves the changes as `text/event-stream`: each change an event (`id:` its id, `data:` its
+ * JSON), from `Last-Event-ID` when the client resumes, else from `after`, and on without end:
+ * a comment line every `heartbeatSeconds` while no change comes keeps proxies from closing
+ * an idle connection. The first page is read before the stream begins, so a bad or expired
+ * starting point is answered as any request is (400, 410) rather than as a stream that ends.
+ * The stream ends when the client leaves or the server drains.
+ */
+export async function streamChanges(req: Request, res: Response, parameters: ChangesParameters, options: StreamOptions): Promise<void> {
+  const { feed, json } = options;
+  const request = { after: req.get('Last-Event-ID') ?? parameters.after, limit: parameters.limit };
+  const held = holdOpen(res);
+  let page = await feed.read(request, { signal: requestSignal(res) });
+  if (res.headersSent) {
+    contextOf(res).dropLateResult?.(); // The deadline answered while the first page was read.
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    // Proxies that buffer answers (nginx) would hold the events back.
+    'X-Accel-Buffering': 'no',
+  });
+  res.flushHeaders();
+  try {
+    for (;;) {
+      const events = page.changes.map((change) => `id: ${change.id}\ndata: ${json.one(change)}\n\n`).join('');
+      // Once the buffer is full, the next page waits for the client to read: a slow reader holds no more than that.
+      if (!res.write(events.length === 0 ? ':\n\n' : events)) await once(res, 'drain', { signal: held });
+      if (held.aborted) break;
+      page = await feed.read({ after: page.next, limit: parameters.limit, wait: options.heartbeatSeconds }, { signal: held });
+    }
+  } catch (error) {
+    if (!held.aborted) throw error; // After the end of the stream, for the logs: the client sees the stream end.
+  } finally {
+    res.end();
+  }
+}

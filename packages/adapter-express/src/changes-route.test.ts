@@ -1,0 +1,142 @@
+import { type ChangesRequest, type ReadOptions } from '@workplan/core';
+import { openEventStream, send, type HttpAnswer } from '@workplan/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { drainable } from './drain.js';
+import { type HttpAppOptions } from './http-app.js';
+import { type ChangesFeed } from './resources.js';
+import { startMemoryApp, type MemoryApp } from './testing/memory-app.js';
+
+const key = 'changes-test-key-0123456';
+let running: MemoryApp | undefined;
+
+async function serve(http: Partial<Omit<HttpAppOptions, 'resources' | 'keys'>> = {}): Promise<MemoryApp> {
+  running = await startMemoryApp({ key, http });
+  return running;
+}
+
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+const create = (baseUrl: string, value: string) =>
+  send(baseUrl, { method: 'POST', path: '/api/v1/scale', headers: { key, 'content-type': 'application/json' }, body: JSON.stringify({ value }) });
+const changes = (baseUrl: string, query: string) => send(baseUrl, { path: `/api/v1/changes${query}`, headers: { key } });
+const dataOf = (answer: HttpAnswer) => (answer.json as { data: { id: string; data: { value: string } }[] }).data;
+
+/** A feed that waits until its read is called off, and tells of the call. */
+function waitingFeed(): ChangesFeed & { readonly calledOff: Promise<unknown> } {
+  let tell: (reason: unknown) => void = () => undefined;
+  const calledOff = new Promise((resolve) => (tell = resolve));
+  return {
+    calledOff,
+    read: (_request: ChangesRequest, options?: ReadOptions) =>
+      new Promise((_resolve, reject) => {
+        options?.signal?.addEventListener('abort', () => {
+          tell(options.signal?.reason);
+          reject(options.signal?.reason as Error);
+        });
+      }),
+  };
+}
+
+describe('a long poll', () => {
+  it('is held past the request deadline for its wait, and answered [] with the same after, not 503', async () => {
+    const { baseUrl } = await serve({ requestTimeoutMs: 200 });
+    await create(baseUrl, 'um');
+    const started = performance.now();
+    const answer = await changes(baseUrl, '?after=1&wait=1');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect({ status: answer.status, data: dataOf(answer), link: answer.headers.link }).toEqual({
+      status: 200,
+      data: [],
+      link: '</api/v1/changes?after=1&wait=1>; rel="next"',
+    });
+  });
+
+  it('still answers 503 when its storage does not answer within the deadline after the wait', async () => {
+    const feed = waitingFeed();
+    const { baseUrl } = await serve({ requestTimeoutMs: 200, changes: feed });
+    const started = performance.now();
+    const answer = await changes(baseUrl, '?wait=1');
+    expect(answer.status).toBe(503);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1150);
+    await expect(feed.calledOff).resolves.toBeDefined();
+  });
+
+  it('stops waiting when its client leaves', async () => {
+    const feed = waitingFeed();
+    const { baseUrl } = await serve({ changes: feed });
+    const url = new URL(baseUrl);
+    const request = (await import('node:http')).request({ host: url.hostname, port: url.port, path: '/api/v1/changes?wait=30', headers: { key } });
+    request.on('error', () => undefined); // Its own hang-up, on purpose.
+    request.end();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    request.destroy();
+    await expect(feed.calledOff).resolves.toBeInstanceOf(Error);
+  });
+
+  it('is answered at once when the server drains: [] with Connection: close, and the drain cuts nothing', async () => {
+    const app = await serve();
+    const drain = drainable(app.server);
+    const polling = changes(app.baseUrl, '?wait=30');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    const cut = await drain(5000);
+    const answer = await polling;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(cut).toEqual({ requests: 0, connections: 0 });
+    expect({ status: answer.status, data: dataOf(answer), connection: answer.headers.connection }).toEqual({ status: 200, data: [], connection: 'close' });
+  });
+});
+
+describe('the event stream', () => {
+  it('sends each change as an event with its id, goes on with new ones, and says it is alive while idle', async () => {
+    const { baseUrl } = await serve({ heartbeatSeconds: 1 });
+    await create(baseUrl, 'um');
+    await create(baseUrl, 'dois');
+    const stream = await openEventStream(baseUrl, '/api/v1/changes?after=1', { key });
+    expect({ status: stream.status, type: stream.headers['content-type'], cache: stream.headers['cache-control'] }).toEqual({
+      status: 200,
+      type: 'text/event-stream; charset=utf-8',
+      cache: 'no-cache',
+    });
+    const [second] = await stream.events(1);
+    expect({ id: second?.id, value: (JSON.parse(second?.data ?? '{}') as { data: { value: string } }).data.value }).toEqual({ id: '2', value: 'dois' });
+    await create(baseUrl, 'três');
+    expect((await stream.events(1)).map((event) => event.id)).toEqual(['3']);
+    const before = stream.comments;
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    expect(stream.comments - before).toBeGreaterThanOrEqual(1);
+    stream.close();
+  });
+
+  it('resumes after Last-Event-ID, over after, and refuses a bad one as JSON before any stream', async () => {
+    const { baseUrl } = await serve();
+    for (const value of ['um', 'dois', 'três']) await create(baseUrl, value);
+    const stream = await openEventStream(baseUrl, '/api/v1/changes?after=0', { key, 'last-event-id': '2' });
+    expect((await stream.events(1)).map((event) => event.id)).toEqual(['3']);
+    stream.close();
+    const refused = await openEventStream(baseUrl, '/api/v1/changes', { key, 'last-event-id': 'x' });
+    expect({ status: refused.status, type: refused.headers['content-type'] }).toEqual({ status: 400, type: 'application/json; charset=utf-8' });
+    expect(JSON.parse(await refused.text)).toHaveProperty('error.code', 'INVALID_QUERY');
+  });
+
+  it('ends when the server drains, and the drain cuts nothing', async () => {
+    const app = await serve();
+    const drain = drainable(app.server);
+    const stream = await openEventStream(app.baseUrl, '/api/v1/changes', { key });
+    const started = performance.now();
+    const cut = await drain(5000);
+    await stream.ended;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(cut).toEqual({ requests: 0, connections: 0 });
+  });
+
+  it('gives HEAD and a client that prefers JSON a page, not a stream', async () => {
+    const { baseUrl } = await serve();
+    const head = await send(baseUrl, { method: 'HEAD', path: '/api/v1/changes', headers: { key, accept: 'text/event-stream' } });
+    const either = await send(baseUrl, { path: '/api/v1/changes', headers: { key, accept: 'application/json, text/event-stream' } });
+    expect([head.headers['content-type'], either.headers['content-type']]).toEqual(['application/json; charset=utf-8', 'application/json; charset=utf-8']);
+  });
+});

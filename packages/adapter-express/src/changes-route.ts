@@ -1,0 +1,44 @@
+import { type Request, type RequestHandler, type Response } from 'express';
+import { streamChanges, type StreamOptions } from './change-stream.js';
+import { changesParametersOf, changesQueryStringOf, type ChangesParameters } from './changes-parameters.js';
+import { sendSuccessJson } from './envelope.js';
+import { holdOpen } from './held-open.js';
+import { contextOf, requestSignal } from './request-context.js';
+
+/** How the feed is served: as a stream is, and where, for `Link`. */
+export interface ChangesRouteOptions extends StreamOptions {
+  /** The feed's path: `/api/v1/changes`. */
+  readonly path: string;
+}
+
+/**
+ * The changes feed: a page of changes after `after`, held up to `wait` seconds while none
+ * follows, with a `Link` to the next page; or, asked for `text/event-stream`, the same
+ * changes as a stream of events, from `Last-Event-ID` (else `after`).
+ */
+export function changesRoute(options: ChangesRouteOptions): RequestHandler {
+  return async (req, res) => {
+    const parameters = changesParametersOf(req.url);
+    if (wantsStream(req)) await streamChanges(req, res, parameters, options);
+    else await answerPage(res, parameters, options);
+  };
+}
+
+/** A GET whose `Accept` prefers an event stream to JSON; HEAD and the rest are answered a page. */
+function wantsStream(req: Request): boolean {
+  return req.method === 'GET' && req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
+}
+
+async function answerPage(res: Response, parameters: ChangesParameters, options: ChangesRouteOptions): Promise<void> {
+  // A long poll waits on purpose: its deadline counts from the end of its wait.
+  if (parameters.wait !== undefined) contextOf(res).postponeDeadline?.(parameters.wait * 1000);
+  const held = holdOpen(res);
+  const page = await options.feed.read(parameters, { signal: AbortSignal.any([requestSignal(res), held]) }).catch((error: unknown) => {
+    // Let go while it waited (the server drains, or the client left): nothing more came, and
+    // the follower asks again from where it was.
+    if (held.aborted && error === held.reason) return { changes: [], next: parameters.after ?? '0' };
+    throw error;
+  });
+  if (!res.headersSent) res.setHeader('Link', `<${options.path}${changesQueryStringOf(parameters, page.next)}>; rel="next"`);
+  sendSuccessJson(res, 200, options.json.many(page.changes));
+}
