@@ -26,6 +26,7 @@ describe('parseConfig', () => {
       corsOrigins: [],
       requestTimeoutMs: 10_000,
       shutdownTimeoutMs: 10_000,
+      changesRetentionDays: undefined,
     });
   });
 
@@ -138,6 +139,14 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow('not an origin');
     expect(() => parseConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow('RATE_LIMIT_PER_MINUTE must be a whole number');
     expect(() => parseConfig({ SHUTDOWN_TIMEOUT_MS: '10s' })).toThrow('SHUTDOWN_TIMEOUT_MS must be a whole number from 0 to 600000, not "10s"');
+  });
+
+  it('reads CHANGES_RETENTION_DAYS as whole days, and refuses anything else in one sentence', () => {
+    expect(parseConfig({ CHANGES_RETENTION_DAYS: ' 30 ' }).changesRetentionDays).toBe(30);
+    expect(parseConfig({ CHANGES_RETENTION_DAYS: '' }).changesRetentionDays).toBeUndefined();
+    for (const bad of ['0', '-1', '1.5', '30d', '36501']) {
+      expect(() => parseConfig({ CHANGES_RETENTION_DAYS: bad })).toThrow(`CHANGES_RETENTION_DAYS must be a whole number from 1 to 36500, not "${bad}"`);
+    }
   });
 
   it('asks for MONGODB_URI when STORAGE is mongodb', () => {

@@ -46,7 +46,12 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** How long SIGTERM waits for requests in flight before cutting them short and exiting. */
   readonly shutdownTimeoutMs: number;
+  /** How many days of changes are kept (history and feed); unset keeps every change. */
+  readonly changesRetentionDays: number | undefined;
 }
+
+/** The longest retention CHANGES_RETENTION_DAYS may name: a hundred years, which is keeping everything. */
+export const MAX_RETENTION_DAYS = 36_500;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -94,6 +99,7 @@ export function parseConfig(env: Env): Config {
     corsOrigins: read(() => originList(env.CORS_ORIGINS ?? ''), []),
     requestTimeoutMs: read(() => integerSetting(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000), 0),
     shutdownTimeoutMs: read(() => integerSetting(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000), 0),
+    changesRetentionDays: read(() => optionalInteger(env, 'CHANGES_RETENTION_DAYS', 1, MAX_RETENTION_DAYS), undefined),
   };
   if (config.storage === 'mongodb' && blankToUndefined(env.MONGODB_URI) === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');

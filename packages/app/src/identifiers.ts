@@ -1,6 +1,6 @@
 import { type RequestListener } from 'node:http';
 import { type ApiKeys, type HitCounter, type ResponseObserver } from '@workplan/adapter-express';
-import { type Clock, type IdGenerator, type Repositories, type Workplan } from '@workplan/core';
+import { type ChangeLog, type Clock, type IdGenerator, type Repositories, type Workplan } from '@workplan/core';
 import { type ServiceIdentifier } from 'inversify';
 import { type Logger } from 'pino';
 import { type Config } from './config.js';
@@ -29,6 +29,8 @@ export const ids = {
   idGenerator: Symbol('IdGenerator') as ServiceIdentifier<IdGenerator>,
   /** One repository per kind of record, from the storage the configuration names. */
   repositories: Symbol('Repositories') as ServiceIdentifier<Repositories>,
+  /** The change log those repositories write each change to, in the same storage. */
+  changes: Symbol('ChangeLog') as ServiceIdentifier<ChangeLog>,
   storage: Symbol('StorageLifecycle') as ServiceIdentifier<StorageLifecycle>,
   /** Where the rate limits count, in the storage's database; `null` keeps them in this process (memory storage). */
   hitCounter: Symbol('HitCounter') as ServiceIdentifier<HitCounter | null>,

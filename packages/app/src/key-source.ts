@@ -16,6 +16,12 @@ export async function configuredKeys(config: Config): Promise<ConfiguredKey[]> {
   return checkedKeySet([...config.apiKeys, ...fromFile]);
 }
 
+/**
+ * The name of the key made for a run: what logs, metrics and the history of a record say
+ * of its writes. One name for every run, since the key itself changes with each.
+ */
+export const RUN_KEY_NAME = 'dev';
+
 /** A key for one run of a development server that was given none. */
 export function makeRunKey(): string {
   return randomBytes(24).toString('base64url');

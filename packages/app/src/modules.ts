@@ -1,28 +1,31 @@
 import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
-import { MemoryRecordRepository } from '@workplan/adapter-memory';
+import { createMemoryStorage } from '@workplan/adapter-memory';
 import { consoleDirectory } from '@workplan/console';
-import { createWorkplan, repositoriesOf, systemClock, uuidV7Ids } from '@workplan/core';
+import { createWorkplan, systemClock, uuidV7Ids } from '@workplan/core';
 import { ContainerModule } from 'inversify';
 import { ids } from './identifiers.js';
 import { createLogger, createLogOutput, logAnswered } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 
-/** The domain: the catalogs over whichever repositories the storage module bound. */
+/** The domain: the catalogs and the changes feed over whichever repositories and change log the storage module bound. */
 export const coreModule = new ContainerModule(({ bind }) => {
   bind(ids.clock).toConstantValue(systemClock);
   bind(ids.idGenerator).toConstantValue(uuidV7Ids);
   bind(ids.workplan)
     .toResolvedValue(
-      (repositories, clock, idGenerator, config) =>
-        createWorkplan({ ...repositories, clock, ids: idGenerator, maxPageSize: config.listMaxLimit }),
-      [ids.repositories, ids.clock, ids.idGenerator, ids.config],
+      (repositories, changes, clock, idGenerator, config) =>
+        createWorkplan({ ...repositories, changes, clock, ids: idGenerator, maxPageSize: config.listMaxLimit }),
+      [ids.repositories, ids.changes, ids.clock, ids.idGenerator, ids.config],
     )
     .inSingletonScope();
 });
 
 /** Records in the process only: for tests, and for trying the service without a file. */
 export const memoryStorageModule = new ContainerModule(({ bind }) => {
-  bind(ids.repositories).toConstantValue(repositoriesOf((kind) => new MemoryRecordRepository(kind)));
+  // Made per container: each service started in one process (tests start several) has its own.
+  const storage = createMemoryStorage();
+  bind(ids.repositories).toConstantValue(storage.repositories);
+  bind(ids.changes).toConstantValue(storage.changes);
   // One process holds the records, so it may as well hold the rate limits' counts.
   bind(ids.hitCounter).toConstantValue(null);
   bind(ids.storage).toConstantValue({
@@ -53,6 +56,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       (workplan, apiKeys, storage, hitCounter, config, logger, metrics, onResponse) =>
         createHttpApp({
           resources: httpResourcesOf(workplan),
+          changes: workplan.changes,
           keys: apiKeys,
           isReady: () => storage.isReady(),
           onUnexpectedError: (error) => {

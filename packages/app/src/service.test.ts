@@ -20,12 +20,17 @@ async function keyFile(text: string): Promise<string> {
 }
 
 describe('startService', () => {
-  it('makes a key for the run when none is configured outside production', async () => {
+  it('makes a key for the run when none is configured outside production, named dev in the history of what it writes', async () => {
     const service = await startService(parseConfig(base));
     try {
       expect(service.runKey).toMatch(/^[A-Za-z0-9_-]{32}$/u);
-      const answer = await send(service.url, { path: '/api/v1/scales', headers: { key: service.runKey ?? '' } });
+      const headers = { key: service.runKey ?? '' };
+      const answer = await send(service.url, { path: '/api/v1/scales', headers });
       expect(answer.status).toBe(200);
+      const created = await send(service.url, { method: 'POST', path: '/api/v1/scale', headers: { ...headers, 'content-type': 'application/json' }, body: '{"value":"12x36"}' });
+      const id = (created.json as { data: { id: string } }).data.id;
+      const history = await send(service.url, { path: `/api/v1/scale/${id}/history`, headers });
+      expect((history.json as { data: { by: string }[] }).data.map((change) => change.by)).toEqual(['dev']);
     } finally {
       await service.close();
     }

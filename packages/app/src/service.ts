@@ -3,10 +3,11 @@ import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { ApiKeys, createHttpServer, drainable, keyEntryOf } from '@workplan/adapter-express';
 import { type Logger } from 'pino';
+import { keepChangesFor } from './change-retention.js';
 import { type Config } from './config.js';
 import { createContainer } from './container.js';
 import { ids } from './identifiers.js';
-import { configuredKeys, makeRunKey } from './key-source.js';
+import { configuredKeys, makeRunKey, RUN_KEY_NAME } from './key-source.js';
 import { lifecycleLogger } from './logger.js';
 
 // Writes still waiting to begin this long before SHUTDOWN_TIMEOUT_MS are refused, so their
@@ -26,7 +27,8 @@ export interface RunningService {
   /**
    * Stops taking connections, closes idle ones, lets requests in flight finish (each closing
    * its connection) for up to SHUTDOWN_TIMEOUT_MS, refusing shortly before it the writes
-   * that have not begun (503, nothing written), cuts short what is left, then closes the storage.
+   * that have not begun (503, nothing written), cuts short what is left, then closes the storage
+   * (once a removal of old changes in progress is over).
    */
   close(): Promise<void>;
 }
@@ -38,11 +40,16 @@ export async function startService(config: Config): Promise<RunningService> {
   if (keys.size === 0) {
     if (config.production) throw new Error('no API key configured: set API_KEYS or API_KEYS_FILE');
     runKey = makeRunKey();
-    keys.replace([keyEntryOf(runKey)]);
+    keys.replace([keyEntryOf(runKey, { name: RUN_KEY_NAME })]);
   }
   const container = await createContainer(config, keys);
   const storage = container.get(ids.storage);
   storage.open();
+  const log = lifecycleLogger(container.get(ids.logger));
+  const retention =
+    config.changesRetentionDays === undefined
+      ? undefined
+      : keepChangesFor(config.changesRetentionDays, container.get(ids.changes), container.get(ids.clock), log);
   const server = createHttpServer(container.get(ids.httpApp), { onResponse: container.get(ids.responseObserver) });
   // Set on purpose: slow senders lose their socket, and idle keep-alive outlives a load
   // balancer's usual 60 s so the balancer, not us, closes idle connections.
@@ -56,7 +63,7 @@ export async function startService(config: Config): Promise<RunningService> {
     url: urlOf(server),
     keys,
     runKey,
-    log: lifecycleLogger(container.get(ids.logger)),
+    log,
     reloadKeys: async () => {
       keys.replace(await configuredKeys(config));
     },
@@ -70,6 +77,7 @@ export async function startService(config: Config): Promise<RunningService> {
       }
       // Whoever sent a write not yet begun has had an answer or lost the connection: none waits for it.
       storage.stopWrites?.();
+      await retention?.stop();
       await storage.close();
       container.get(ids.logOutput)?.close();
     },
