@@ -31,6 +31,7 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
   const [reloadedMine, setReloadedMine] = useState<string | undefined>(undefined);
   const [showingHistory, setShowingHistory] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
+  const historyButton = useRef<HTMLButtonElement>(null);
   const shown = resource.textOf(record);
 
   const open = editing !== undefined || deleting !== undefined || showingHistory;
@@ -112,6 +113,12 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
     }
   };
 
+  const closeHistory = () => {
+    setShowingHistory(false);
+    // The dialog goes with the component, before it could give the focus back itself.
+    requestAnimationFrame(() => historyButton.current?.focus());
+  };
+
   const reloadDelete = async () => {
     const found = await readAgain();
     if (found !== undefined) setDeleting(found);
@@ -152,10 +159,10 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
         <button type="button" class="secondary danger" aria-label={`${words.remove} «${shown}»`} onClick={() => void startDelete()}>
           {words.remove}
         </button>
-        <button type="button" class="secondary" aria-label={words.historyOf(shown)} onClick={() => { setShowingHistory(true); }}>
+        <button type="button" ref={historyButton} class="secondary" aria-label={words.historyOf(shown)} onClick={() => { setShowingHistory(true); }}>
           {words.history}
         </button>
-        {showingHistory && <RecordHistory resource={resource} records={records} record={record} onClose={() => { setShowingHistory(false); }} />}
+        {showingHistory && <RecordHistory resource={resource} records={records} record={record} onClose={closeHistory} />}
         {deleting === undefined && <FailureNotice failure={operation.failure} resource={resource} />}
         {deleting !== undefined && (
           <ConfirmDelete
