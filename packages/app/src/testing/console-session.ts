@@ -63,6 +63,15 @@ export function apiOf(url: string, key = consoleKey) {
   };
 }
 
+/**
+ * Whether `url` is one of a list's own reads, and not the console's look for the record
+ * written last, which it makes once per page load to know where to follow the changes from
+ * (packages/console/src/web/live-changes.ts).
+ */
+export function isListRead(url: URL): boolean {
+  return !(url.searchParams.get('sort') === '-updatedAt' && /\/0\/1$/u.test(url.pathname) && !url.searchParams.has('count'));
+}
+
 /** Signs in as an operator would: the key in its field, then "Entrar". */
 export async function signIn(page: Page, url: string): Promise<void> {
   await page.goto(`${url}/`);
