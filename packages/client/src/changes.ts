@@ -27,10 +27,10 @@ export type Change = (RecordChange<'value'> & { readonly resource: 'scale' }) | 
 
 /** Which changes to read: those after the change `after` (from the first one kept when left out), at most `limit` (1 to 1000). */
 export interface ChangesRequest {
-  readonly after?: string;
-  readonly limit?: number;
+  readonly after?: string | undefined;
+  readonly limit?: number | undefined;
   /** Seconds (1 to 30) the service may hold the answer while no change follows `after`: a long poll. */
-  readonly wait?: number;
+  readonly wait?: number | undefined;
 }
 
 /** A read of the feed, with the options of any call; with `wait`, the time limit counts from the end of the wait. */
@@ -59,8 +59,7 @@ export function changesReader(send: Transport, defaults: CallDefaults = {}): (op
     const limitMs = call.timeoutMs ?? defaults.timeoutMs;
     // The service holds a long poll on purpose: only the time after the wait counts as slow.
     const timed = limitMs === undefined ? call : { ...call, timeoutMs: limitMs + (wait ?? 0) * 1000 };
-    const request = { ...(after === undefined ? {} : { after }), ...(limit === undefined ? {} : { limit }), ...(wait === undefined ? {} : { wait }) };
-    const answer = await withCallPolicies((signal) => send('GET', changesPathOf(request), undefined, undefined, signal), timed, defaults);
+    const answer = await withCallPolicies((signal) => send('GET', changesPathOf({ after, limit, wait }), undefined, undefined, signal), timed, defaults);
     // The service's data follows its OpenAPI schema of a change; the transport checked the envelope.
     const changes = answer.data as Change[];
     return { changes, next: afterOfLink(answer.next) ?? changes.at(-1)?.id ?? after };

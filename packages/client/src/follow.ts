@@ -5,7 +5,7 @@ import { WorkplanClientError } from './errors.js';
 /** Where to follow the feed from, and how. */
 export interface FollowOptions {
   /** The id of the last change already handled; from the first change kept when left out. */
-  readonly after?: string;
+  readonly after?: string | undefined;
   /** Ends the following: the iteration finishes, without an error. */
   readonly signal?: AbortSignal;
   /** Changes per read, 1 to 1000 (the service's default when left out). */
@@ -46,7 +46,7 @@ export async function* followChanges(read: (options: ChangesOptions) => Promise<
   while (!stopped()) {
     let page: ChangesPage;
     try {
-      page = await read({ wait, timeoutMs: READ_TIME_LIMIT_MS, retry: false, ...(after === undefined ? {} : { after }), ...(limit === undefined ? {} : { limit }), ...(signal === undefined ? {} : { signal }) });
+      page = await read({ after, limit, wait, timeoutMs: READ_TIME_LIMIT_MS, retry: false, ...(signal === undefined ? {} : { signal }) });
     } catch (error) {
       if (stopped()) return;
       if (!isPassing(error)) throw error;

@@ -42,7 +42,7 @@ export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, r
         started();
         // A new start skipped whatever came between: the lists read everything again.
         if (again) tell(undefined);
-        for await (const change of client.follow({ signal, ...(after === undefined ? {} : { after }) })) tell(change);
+        for await (const change of client.follow({ signal, after })) tell(change);
       } catch (error) {
         started();
         if (stopped()) return;
