@@ -72,6 +72,11 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     );
     expect(shown).toEqual(expected);
     await expectAccessible(page, 'a record\'s history');
+    await page.setViewportSize({ width: 360, height: 780 });
+    const box = await dialog.boundingBox();
+    expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? Infinity) <= 360).toBe(true);
+    await expectAccessible(page, 'a record\'s history at 360 px wide');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // The dialog takes the focus, Escape closes it, and the focus goes back to the row's button.
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Fechar');
