@@ -40,7 +40,11 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
   });
 
   const costCenters = () => rowsOf(page, 'Centros de custo');
-  const shownTitles = async () => Promise.all((await costCenters().all()).map((row) => row.getByRole('cell').first().innerText()));
+  // Read in one go: rows read one by one may go while the list reads itself again.
+  const shownTitles = () =>
+    costCenters().evaluateAll((rows: readonly { querySelector(selector: string): { readonly textContent: string | null } | null }[]) =>
+      rows.map((row) => row.querySelector('[role="cell"]')?.textContent ?? ''),
+    );
   const apiTitles = async (path: string) => ((await opened.api.call('GET', path)).json.data as ApiRecord[]).map((record) => record.title);
   const rename = (id: string, title: string) => colleague.call('PUT', `/api/v1/costCenter/${id}`, { title });
   const openList = async (hash: string) => {
@@ -64,7 +68,7 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Histórico de «Suprimentos»' });
     const entries = dialog.getByRole('listitem');
     await expect.poll(() => entries.count()).toBe(3);
-    const shown = await Promise.all((await entries.all()).map(async (entry) => (await entry.innerText()).split('\n').filter((line) => line !== '')));
+    const shown = (await entries.allInnerTexts()).map((text) => text.split('\n').filter((line) => line !== ''));
     const textOf = (version: ApiRecord | null) => (version === null ? '—' : `«${version.title ?? ''}»`);
     const actions: Record<string, string> = { create: 'Criação', update: 'Alteração', delete: 'Exclusão' };
     const expected = await Promise.all(
@@ -82,7 +86,7 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Fechar');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Histórico de «Suprimentos»');
+    await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Histórico de «Suprimentos»');
   });
 
   it('adds a colleague\'s write to a history that is open', async () => {
@@ -92,7 +96,7 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     const entries = page.getByRole('dialog').getByRole('listitem');
     await expect.poll(() => entries.count()).toBe(1);
     await colleague.call('DELETE', `/api/v1/costCenter/${record.id}`);
-    await expect.poll(() => entries.count()).toBe(2);
+    await expect.poll(() => entries.count(), { timeout: 5_000 }).toBe(2);
     expect(await entries.nth(1).innerText()).toMatch(/^Exclusão\n[\s\S]*Quem\nAna\n[\s\S]*Antes\n«Patrimônio»\nDepois\n—$/u);
     // The list has read itself again (none found now), yet the row and its dialog stay open
     // until the clerk closes it; then the row goes: the record is gone.
@@ -161,7 +165,16 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     expect((await opened.api.all('costCenters')).find((one) => one.id === mine.id)?.title).toBe('Veículos leves');
     await page.getByRole('button', { name: 'Cancelar' }).click();
     // Closed, the edited row goes: the record no longer matches the search.
-    await expect.poll(shownTitles).toEqual(['Frota pesada (nova)']);
+    await expect.poll(shownTitles, { timeout: 5_000 }).toEqual(['Frota pesada (nova)']);
+  });
+
+  it('gives the focus to the list\'s heading when a colleague deletes the row that held it', async () => {
+    const record = await opened.api.create('costCenter', 'Almoxarifado');
+    await openList(`#/centros-de-custo?q=${encodeURIComponent('Almoxarifado')}`);
+    await page.getByRole('button', { name: 'Editar «Almoxarifado»' }).focus();
+    await colleague.call('DELETE', `/api/v1/costCenter/${record.id}`);
+    await page.getByText('Nenhum registro contém o texto buscado.').waitFor();
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent'), { timeout: 5_000 }).toBe('Registros cadastrados');
   });
 
   it('follows the feed with long polls that the service holds, not a request every moment', async () => {

@@ -47,6 +47,12 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
       if (document.activeElement === document.body) listHeading.current?.focus();
     });
   };
+  // A colleague's delete may take away the row that held the focus: keyboard users then go
+  // on from the list's heading rather than from the top of the page.
+  const lastFocused = useRef<Element | null>(null);
+  useEffect(() => {
+    if (document.activeElement === document.body && lastFocused.current?.isConnected === false) listHeading.current?.focus();
+  }, [list.shown]);
   const searching = query.search !== '';
   const retry = () => {
     if (list.refreshing.failure !== undefined) void list.refresh();
@@ -57,7 +63,14 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
     <>
       {openedId !== undefined && <OpenedRecord resource={resource} records={records} id={openedId} onChanged={list.changed} onRemoved={removed} />}
       <CreateForm resource={resource} records={records} onCreated={list.created} />
-      <section class="list" aria-labelledby="list-heading" aria-busy={list.listing.busy}>
+      <section
+        class="list"
+        aria-labelledby="list-heading"
+        aria-busy={list.listing.busy}
+        onFocusIn={(event) => {
+          lastFocused.current = event.target instanceof Element ? event.target : null;
+        }}
+      >
         <div class="list-bar">
           <h2 id="list-heading" ref={listHeading} tabIndex={-1}>
             {words.listHeading}
