@@ -1,6 +1,7 @@
-import { type RecordBase } from '@workplan/core';
+import { MAX_CHANGES_WAIT_SECONDS, type RecordBase } from '@workplan/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { type ApiKeys } from './api-keys.js';
+import { apiReadRoute, type ApiRead } from './api-read.js';
 import { changesJsonOf, type ChangesJson } from './change-json.js';
 import { changesRoute } from './changes-route.js';
 import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
@@ -28,6 +29,8 @@ export interface ApiRouterOptions {
   readonly basePath?: string;
   /** Seconds between the comments an idle event stream of changes sends; 15 by default. */
   readonly heartbeatSeconds?: number;
+  /** More read-only paths, served as every other (such as `/webhooks`). */
+  readonly reads?: readonly ApiRead[] | undefined;
 }
 
 /** The handlers every operation of the interface runs first: its message, the key, the rate limits and the key's role. */
@@ -54,13 +57,14 @@ export function createApiRouter(options: ApiRouterOptions): Router {
   const changesJson = changesJsonOf(served.map(({ catalog, singular, json }) => ({ kind: catalog.kind.name, singular, json })));
   for (const resource of served) routeTable(router, resourceRoutes(resource, guarded, changesJson, basePath));
   const changesPath = `/${changesDescription.path}`;
-  const changes = changesRoute({
-    feed: options.changes,
-    json: changesJson,
-    path: `${basePath}${changesPath}`,
-    heartbeatSeconds: options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS,
-  });
+  const heartbeatSeconds = options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
+  // A stream waits for changes a heartbeat at a time, and a wait is 1 to 30 s: anything else would end every stream.
+  if (!Number.isInteger(heartbeatSeconds) || heartbeatSeconds < 1 || heartbeatSeconds > MAX_CHANGES_WAIT_SECONDS) {
+    throw new RangeError(`heartbeatSeconds must be a whole number from 1 to ${MAX_CHANGES_WAIT_SECONDS}, not ${heartbeatSeconds}`);
+  }
+  const changes = changesRoute({ feed: options.changes, json: changesJson, path: `${basePath}${changesPath}`, heartbeatSeconds });
   routeTable(router, { [changesPath]: { get: guarded(changesDescription.message, changesPath, changes) } });
+  for (const read of options.reads ?? []) routeTable(router, { [read.path]: { get: guarded(read.message, read.path, apiReadRoute(read)) } });
   return router;
 }
 

@@ -34,7 +34,7 @@ function waitingFeed(): ChangesFeed & { readonly calledOff: Promise<unknown> } {
       new Promise((_resolve, reject) => {
         options?.signal?.addEventListener('abort', () => {
           tell(options.signal?.reason);
-          reject(options.signal?.reason as Error);
+          reject(new Error('called off', { cause: options.signal?.reason }));
         });
       }),
   };
@@ -90,6 +90,25 @@ describe('a long poll', () => {
   });
 });
 
+describe('changes no longer kept', () => {
+  it('are 410 CURSOR_EXPIRED with the changes message, for a page, a long poll and a stream; a later after still reads', async () => {
+    const { baseUrl, changes: log } = await serve();
+    for (const value of ['um', 'dois', 'três']) await create(baseUrl, value);
+    await log.prune(new Date(Date.now() + 1000));
+    await create(baseUrl, 'quatro');
+    for (const query of ['?after=1', '?after=2&wait=5']) {
+      const answer = await changes(baseUrl, query);
+      expect({ status: answer.status, body: answer.json }).toMatchObject({
+        status: 410,
+        body: { success: false, message: 'Não foi possível retornar as alterações.', error: { code: 'CURSOR_EXPIRED' } },
+      });
+    }
+    const stream = await openEventStream(baseUrl, '/api/v1/changes', { key, 'last-event-id': '1' });
+    expect(stream.status).toBe(410);
+    expect(dataOf(await changes(baseUrl, '?after=3')).map((change) => change.data.value)).toEqual(['quatro']);
+  });
+});
+
 describe('the event stream', () => {
   it('sends each change as an event with its id, goes on with new ones, and says it is alive while idle', async () => {
     const { baseUrl } = await serve({ heartbeatSeconds: 1 });
@@ -122,6 +141,19 @@ describe('the event stream', () => {
     expect(JSON.parse(await refused.text)).toHaveProperty('error.code', 'INVALID_QUERY');
   });
 
+  it('stops reading when its client leaves', async () => {
+    const waiting = waitingFeed();
+    let reads = 0;
+    const feed: ChangesFeed = {
+      read: (request, options) => (++reads === 1 ? Promise.resolve({ changes: [], next: '0' }) : waiting.read(request, options)),
+    };
+    const { baseUrl } = await serve({ changes: feed });
+    const stream = await openEventStream(baseUrl, '/api/v1/changes', { key });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stream.close();
+    await expect(waiting.calledOff).resolves.toBeInstanceOf(Error);
+  });
+
   it('ends when the server drains, and the drain cuts nothing', async () => {
     const app = await serve();
     const drain = drainable(app.server);
@@ -133,10 +165,15 @@ describe('the event stream', () => {
     expect(cut).toEqual({ requests: 0, connections: 0 });
   });
 
+  it('refuses, at the start, a heartbeat no wait of the feed can time', async () => {
+    for (const heartbeatSeconds of [0, 31, 1.5]) await expect(serve({ heartbeatSeconds })).rejects.toThrow(RangeError);
+  });
+
   it('gives HEAD and a client that prefers JSON a page, not a stream', async () => {
     const { baseUrl } = await serve();
     const head = await send(baseUrl, { method: 'HEAD', path: '/api/v1/changes', headers: { key, accept: 'text/event-stream' } });
     const either = await send(baseUrl, { path: '/api/v1/changes', headers: { key, accept: 'application/json, text/event-stream' } });
     expect([head.headers['content-type'], either.headers['content-type']]).toEqual(['application/json; charset=utf-8', 'application/json; charset=utf-8']);
+    expect(either.headers.vary).toBe('Accept');
   });
 });

@@ -19,6 +19,8 @@ export interface ChangesRouteOptions extends StreamOptions {
 export function changesRoute(options: ChangesRouteOptions): RequestHandler {
   return async (req, res) => {
     const parameters = changesParametersOf(req.url);
+    // One path, two answers chosen by Accept: a cache must not give one for the other.
+    res.vary('Accept');
     if (wantsStream(req)) await streamChanges(req, res, parameters, options);
     else await answerPage(res, parameters, options);
   };

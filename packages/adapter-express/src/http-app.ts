@@ -1,5 +1,6 @@
 import express, { Router, type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { type ApiKeys } from './api-keys.js';
+import { type ApiRead } from './api-read.js';
 import { createApiRouter } from './api-router.js';
 import { sendProblem, sendSuccess } from './envelope.js';
 import { problemOf } from './problem-of.js';
@@ -45,6 +46,8 @@ export interface HttpAppOptions {
   readonly consoleDirectory?: string;
   /** Seconds between the comments an idle event stream of changes sends; 15 by default. */
   readonly heartbeatSeconds?: number;
+  /** More read-only paths of `/api/v1`, behind its key check (such as `/webhooks`). */
+  readonly reads?: readonly ApiRead[];
   /** More routes, mounted before the 404 fallback (such as `/metrics`). */
   readonly routes?: readonly RequestHandler[];
 }
@@ -60,8 +63,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) app.use(corsPolicy(options.corsOrigins));
   const rateLimits =
     options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute, options.hitCounter);
-  const { resources, changes, keys, heartbeatSeconds } = options;
-  app.use('/api/v1', createApiRouter({ resources, changes, keys, rateLimits, ...(heartbeatSeconds === undefined ? {} : { heartbeatSeconds }) }));
+  const { resources, changes, keys, heartbeatSeconds, reads } = options;
+  app.use('/api/v1', createApiRouter({ resources, changes, keys, rateLimits, reads, ...(heartbeatSeconds === undefined ? {} : { heartbeatSeconds }) }));
   app.use('/health', healthRouter(options.isReady));
   // The document describes the resources this app serves, not a list kept beside them.
   app.use(docsRouter(openApiDocument(options.resources)));

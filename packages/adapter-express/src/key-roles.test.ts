@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { type AddressInfo } from 'node:net';
-import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { createWorkplan, repositoriesOf } from '@workplan/core';
+import { createMemoryStorage } from '@workplan/adapter-memory';
+import { createWorkplan } from '@workplan/core';
 import { expectBareProblem, expectProblem, send, sendRaw, type HttpAnswer } from '@workplan/testing';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,7 +130,10 @@ describe('who made a request', () => {
       res.once('finish', () => contexts.push(contextOf(res).key));
       next();
     });
-    app.use('/api/v1', createApiRouter({ resources: httpResourcesOf(createWorkplan(repositoriesOf((kind) => new MemoryRecordRepository(kind)))), keys: new ApiKeys([keyEntryOf(readKey, { name: 'Folha', role: 'read' }), keyEntryOf(writeKey)]) }));
+    const storage = createMemoryStorage();
+    const workplan = createWorkplan({ ...storage.repositories, changes: storage.changes });
+    const keys = new ApiKeys([keyEntryOf(readKey, { name: 'Folha', role: 'read' }), keyEntryOf(writeKey)]);
+    app.use('/api/v1', createApiRouter({ resources: httpResourcesOf(workplan), changes: workplan.changes, keys }));
     const server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

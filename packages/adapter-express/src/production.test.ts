@@ -206,8 +206,8 @@ describe('time and size', () => {
     const inner = new MemoryRecordRepository(workSchedule);
     const workSchedules: RecordRepository<'value'> = {
       insert: (record, key) => inner.insert(record, key),
-      update: (id, change, expected) => inner.update(id, change, expected),
-      delete: (id, expected) => inner.delete(id, expected),
+      update: (update, key) => inner.update(update, key),
+      delete: (deletion) => inner.delete(deletion),
       findById: untilCalledOff('find'),
       list: untilCalledOff('list'),
       query: untilCalledOff('query'),

@@ -110,6 +110,8 @@ describe('history and changes', () => {
       await storage.changes.prune(new Date('2100-01-01T00:00:00.000Z'));
       await expect(workplan.changes.read({ after: '1' })).rejects.toSatisfy(rejectsWith('cursorExpired'));
       await expect(workplan.changes.read({ after: '2' })).resolves.toEqual({ changes: [], next: '2' });
+      const kept = await workplan.workSchedules.create({ value: 'depois' });
+      await expect(workplan.changes.read()).resolves.toMatchObject({ changes: [{ id: '3', recordId: kept.id }], next: '3' });
     });
   });
 });

@@ -72,8 +72,9 @@ export class MemoryChangeLog implements ChangeLog {
 
   async read(after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
-    if (after < this.#pruned) throw WorkplanError.cursorExpired(changeIdOf(after));
-    const start = after - this.#pruned;
+    // 0 reads from the first change kept, whatever was pruned: a new follower's start.
+    if (after > 0 && after < this.#pruned) throw WorkplanError.cursorExpired(changeIdOf(after));
+    const start = Math.max(after - this.#pruned, 0);
     return this.#kept.slice(start, start + limit).map(changeOf);
   }
 

@@ -1,4 +1,4 @@
-import { uniquenessKey, workSchedule } from '@workplan/core';
+import { creationOf, uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ const files = useTempFiles();
 
 async function fill(storage: SqliteStorage, count: number, prefix = 'escala') {
   const records = Array.from({ length: count }, (_, n) => buildRecord(workSchedule, { text: `${prefix} ${n}` }));
-  for (const record of records) await storage.repositories.workSchedules.insert(record, uniquenessKey(record.value));
+  for (const record of records) await storage.repositories.workSchedules.insert(creationOf(workSchedule, record), uniquenessKey(record.value));
   return records;
 }
 

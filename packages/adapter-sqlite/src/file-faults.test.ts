@@ -1,4 +1,4 @@
-import { uniquenessKey, workSchedule, WorkplanError } from '@workplan/core';
+import { creationOf, uniquenessKey, workSchedule, WorkplanError } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -21,7 +21,7 @@ function fullDatabase(): DatabaseSync {
 async function fillUntilFull(repository: SqliteRecordRepository<'value'>): Promise<unknown> {
   for (let n = 0; n < 1000; n += 1) {
     const text = `${'x'.repeat(180)} ${String(n)}`;
-    const failure = await repository.insert(buildRecord(workSchedule, { text }), uniquenessKey(text)).then(() => undefined, (error: unknown) => error);
+    const failure = await repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text })), uniquenessKey(text)).then(() => undefined, (error: unknown) => error);
     if (failure !== undefined) return failure;
   }
   throw new Error('the file never filled up');
@@ -140,12 +140,12 @@ describe('FileFaults', () => {
     const db = new DatabaseSync(':memory:');
     migrate(db, ':memory:');
     const writer = file.watchWrites(sameConnectionWriter(db));
-    const repository = file.watchReads(new SqliteRecordRepository(db, workSchedule, writer));
+    const repository = file.watchReads(new SqliteRecordRepository(db, workSchedule, { writer }));
     const record = buildRecord(workSchedule, { text: 'kept' });
-    await repository.insert(record, 'kept');
+    await repository.insert(creationOf(workSchedule, record), 'kept');
     file.noteFailure(fileMovedError());
     const unavailable = (error: unknown): boolean => WorkplanError.is(error) && error.kind === 'storageUnavailable';
-    await expect(repository.insert(buildRecord(workSchedule, { text: 'refused' }), 'refused')).rejects.toSatisfy(unavailable);
+    await expect(repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: 'refused' })), 'refused')).rejects.toSatisfy(unavailable);
     await expect(repository.findById(record.id)).rejects.toSatisfy(unavailable);
     await expect(repository.list({ skip: 0, limit: 10 })).rejects.toSatisfy(unavailable);
     expect(db.prepare('SELECT count(*) AS n FROM work_schedules').get()).toEqual({ n: 1 });

@@ -1,8 +1,7 @@
-import { WorkplanError, type RecordRepository } from '@workplan/core';
-import type { SQLInputValue } from 'node:sqlite';
+import { WorkplanError, type ChangeLog, type RecordRepository } from '@workplan/core';
 import { isFileDamage, isFileFault, SQLITE_READONLY_DBMOVED, sqliteCodeOf } from './sqlite-errors.js';
 import { type SqliteWriter } from './sqlite-writer.js';
-import { type WriteResult } from './write-statements.js';
+import { type WriteResult, type WriteStep } from './write-statements.js';
 
 /** How often at most a fault that goes on is told again. */
 export const FAULT_REPORT_INTERVAL_MS = 5000;
@@ -75,20 +74,18 @@ export class FileFaults {
 
   /** `writer`, refusing every write while the path names another file, and noting how each ends. */
   watchWrites(writer: SqliteWriter): SqliteWriter {
-    const watched = async (write: () => Promise<WriteResult>): Promise<WriteResult> => {
-      this.#refuseWhileMoved();
-      try {
-        const result = await write();
-        this.noteServing();
-        return result;
-      } catch (error) {
-        this.noteFailure(error);
-        throw error;
-      }
-    };
     return {
-      run: (sql: string, params: readonly SQLInputValue[]) => watched(() => writer.run(sql, params)),
-      get: (sql: string, params: readonly SQLInputValue[]) => watched(() => writer.get(sql, params)),
+      write: async (steps: readonly WriteStep[]): Promise<WriteResult[]> => {
+        this.#refuseWhileMoved();
+        try {
+          const results = await writer.write(steps);
+          this.noteServing();
+          return results;
+        } catch (error) {
+          this.noteFailure(error);
+          throw error;
+        }
+      },
       close: () => writer.close(),
       isWorking: () => writer.isWorking(),
       stopWrites: () => {
@@ -99,25 +96,36 @@ export class FileFaults {
 
   /** `repository`, its reads refused while the path names another file and their failures noted (its writes go through `watchWrites`). */
   watchReads<F extends string>(repository: RecordRepository<F>): RecordRepository<F> {
-    const watched = async <T>(read: () => Promise<T>): Promise<T> => {
-      this.#refuseWhileMoved();
-      try {
-        return await read();
-      } catch (error) {
-        this.noteFailure(error);
-        throw error;
-      }
-    };
-    // Every argument passed on as given: one dropped (an expected updatedAt) would still type-check.
+    // Every argument passed on as given: one dropped (a key) would still type-check.
     return {
       insert: (...args) => repository.insert(...args),
       update: (...args) => repository.update(...args),
       delete: (...args) => repository.delete(...args),
-      findById: (...args) => watched(() => repository.findById(...args)),
-      list: (...args) => watched(() => repository.list(...args)),
-      query: (...args) => watched(() => repository.query(...args)),
-      count: (...args) => watched(() => repository.count(...args)),
+      findById: (...args) => this.#watched(() => repository.findById(...args)),
+      list: (...args) => this.#watched(() => repository.list(...args)),
+      query: (...args) => this.#watched(() => repository.query(...args)),
+      count: (...args) => this.#watched(() => repository.count(...args)),
     };
+  }
+
+  /** `log`, watched as `watchReads` watches a repository (its `prune` writes through `watchWrites`). */
+  watchChangeLog(log: ChangeLog): ChangeLog {
+    return {
+      read: (...args) => this.#watched(() => log.read(...args)),
+      history: (...args) => this.#watched(() => log.history(...args)),
+      waitAfter: (...args) => this.#watched(() => log.waitAfter(...args)),
+      prune: (...args) => log.prune(...args),
+    };
+  }
+
+  async #watched<T>(read: () => Promise<T>): Promise<T> {
+    this.#refuseWhileMoved();
+    try {
+      return await read();
+    } catch (error) {
+      this.noteFailure(error);
+      throw error;
+    }
   }
 
   #refuseWhileMoved(): void {

@@ -1,4 +1,4 @@
-import { uniquenessKey, workSchedule, WorkplanError } from '@workplan/core';
+import { creationOf, uniquenessKey, workSchedule, WorkplanError } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -46,21 +46,21 @@ describe('a storage whose file leaves its path', () => {
     const storage = files.open({ path, report: (report) => reports.push(report) });
     expect(storage.created).toBe(true);
     const record = buildRecord(workSchedule, { text: '12x36' });
-    await storage.repositories.workSchedules.insert(record, uniquenessKey('12x36'));
+    await storage.repositories.workSchedules.insert(creationOf(workSchedule, record), uniquenessKey('12x36'));
 
     for (const suffix of ['', '-wal', '-shm']) renameSync(`${path}${suffix}`, `${path}${suffix}.away`);
     await until(async () => !(await storage.isReady()));
     await expect(storage.repositories.workSchedules.findById(record.id)).rejects.toSatisfy(unavailable);
     await expect(storage.repositories.workSchedules.list({ skip: 0, limit: 10 })).rejects.toSatisfy(unavailable);
     const other = buildRecord(workSchedule, { text: '6x1' });
-    await expect(storage.repositories.workSchedules.insert(other, uniquenessKey('6x1'))).rejects.toSatisfy(unavailable);
+    await expect(storage.repositories.workSchedules.insert(creationOf(workSchedule, other), uniquenessKey('6x1'))).rejects.toSatisfy(unavailable);
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ level: 'error', message: expect.stringContaining(`${path} cannot serve`) as unknown });
 
     for (const suffix of ['', '-wal', '-shm']) renameSync(`${path}${suffix}.away`, `${path}${suffix}`);
     await until(() => storage.isReady());
     await expect(storage.repositories.workSchedules.findById(record.id)).resolves.toMatchObject({ value: '12x36' });
-    await storage.repositories.workSchedules.insert(other, uniquenessKey('6x1'));
+    await storage.repositories.workSchedules.insert(creationOf(workSchedule, other), uniquenessKey('6x1'));
   });
 
   it('says whether opening made the file', () => {

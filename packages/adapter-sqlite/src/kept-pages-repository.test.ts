@@ -1,5 +1,5 @@
-import { uniquenessKey, workSchedule } from '@workplan/core';
-import { buildRecord } from '@workplan/testing';
+import { creationOf, uniquenessKey, workSchedule } from '@workplan/core';
+import { buildRecord, deleteRecord, updateRecord } from '@workplan/testing';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SqliteRecordRepository } from './sqlite-repository.js';
@@ -11,7 +11,7 @@ const page = { skip: 0, limit: 10 };
 
 async function insert(storage: SqliteStorage, text: string) {
   const record = buildRecord(workSchedule, { text });
-  await storage.repositories.workSchedules.insert(record, uniquenessKey(text));
+  await storage.repositories.workSchedules.insert(creationOf(workSchedule, record), uniquenessKey(text));
   return record;
 }
 
@@ -28,7 +28,7 @@ describe('a list served again', () => {
     const other = files.open({ path });
     const added = await insert(other, '6x1');
     expect(await textsOf(serving)).toEqual(['12x36', '6x1']);
-    await other.repositories.workSchedules.delete(added.id);
+    await deleteRecord(other.repositories.workSchedules, workSchedule, added);
     expect(await textsOf(serving)).toEqual(['12x36']);
   });
 
@@ -37,7 +37,7 @@ describe('a list served again', () => {
     const first = await insert(storage, '12x36');
     expect(await textsOf(storage)).toEqual(['12x36']);
     const another = storage.repositoryFor(workSchedule);
-    await another.update(first.id, { text: '5x2', key: uniquenessKey('5x2'), updatedAt: new Date(first.updatedAt.getTime() + 1) });
+    await updateRecord(another, workSchedule, first, { text: '5x2' });
     expect(await textsOf(storage)).toEqual(['5x2']);
   });
 
@@ -47,7 +47,7 @@ describe('a list served again', () => {
     expect(await textsOf(storage)).toEqual(['12x36']);
     await insert(storage, '6x1');
     expect(await textsOf(storage)).toEqual(['12x36', '6x1']);
-    await storage.repositories.workSchedules.delete(first.id);
+    await deleteRecord(storage.repositories.workSchedules, workSchedule, first);
     expect(await textsOf(storage)).toEqual(['6x1']);
   });
 
@@ -58,7 +58,7 @@ describe('a list served again', () => {
     files.closeAfter(db);
     const repository = new SqliteRecordRepository(db, workSchedule);
     db.exec('BEGIN');
-    await repository.insert(buildRecord(workSchedule, { text: '12x36' }), uniquenessKey('12x36'));
+    await repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: '12x36' })), uniquenessKey('12x36'));
     expect((await repository.list(page)).map((record) => record.value)).toEqual(['12x36']);
     db.exec('ROLLBACK');
     expect(await repository.list(page)).toEqual([]);
@@ -70,7 +70,7 @@ describe('a list served again', () => {
     const db = new DatabaseSync(path);
     files.closeAfter(db);
     const repository = new SqliteRecordRepository(db, workSchedule);
-    await repository.insert(buildRecord(workSchedule, { text: '12x36' }), uniquenessKey('12x36'));
+    await repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: '12x36' })), uniquenessKey('12x36'));
     expect((await repository.list(page)).map((record) => record.value)).toEqual(['12x36']);
     // The documented limit: writes on the connection must go through the repositories.
     db.exec(`UPDATE work_schedules SET "text" = 'changed'`);

@@ -1,4 +1,4 @@
-import { CREATION_ORDER, foldText, uniquenessKey, workSchedule, WorkplanError, type AbortSignalLike, type RecordQuery } from '@workplan/core';
+import { creationOf, CREATION_ORDER, foldText, uniquenessKey, workSchedule, WorkplanError, type AbortSignalLike, type RecordQuery } from '@workplan/core';
 import { buildRecord, testId } from '@workplan/testing';
 import { renameSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
@@ -50,9 +50,9 @@ describe('the reads a repository sends to its reader', () => {
     files.closeAfter(db);
     migrate(db, ':memory:');
     const { reader, noted } = notingReader(db);
-    const repository = new SqliteRecordRepository(db, workSchedule, undefined, reader);
+    const repository = new SqliteRecordRepository(db, workSchedule, { reader });
     const record = buildRecord(workSchedule, { text: 'Noturno' });
-    await repository.insert(record, 'noturno');
+    await repository.insert(creationOf(workSchedule, record), 'noturno');
 
     await repository.findById(record.id);
     await repository.count();
@@ -92,7 +92,7 @@ describe('a storage on a file', () => {
     const path = files.databasePath();
     const storage = files.open({ path });
     const repository = storage.repositories.workSchedules;
-    await repository.insert(buildRecord(workSchedule, { text: 'Noturno' }), 'noturno');
+    await repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: 'Noturno' })), 'noturno');
     // Before any long read: the reader thread has not opened the file yet.
     for (const suffix of ['', '-wal', '-shm']) renameSync(`${path}${suffix}`, `${path}${suffix}.away`);
     const search: RecordQuery = { search: 'noturno', order: CREATION_ORDER, skip: 0, limit: 10, count: true };

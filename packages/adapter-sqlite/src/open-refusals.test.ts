@@ -1,4 +1,4 @@
-import { uniquenessKey, workSchedule } from '@workplan/core';
+import { creationOf, uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord, damageTablePage } from '@workplan/testing';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -160,7 +160,7 @@ describe('SqliteStorage.open, before it writes anything, refuses (SQLite fault 5
     const storage = SqliteStorage.open({ path });
     for (let n = 0; n < 200; n += 1) {
       const record = buildRecord(workSchedule, { text: `escala ${String(n)} ${'x'.repeat(40)}` });
-      await storage.repositories.workSchedules.insert(record, uniquenessKey(record.value));
+      await storage.repositories.workSchedules.insert(creationOf(workSchedule, record), uniquenessKey(record.value));
     }
     await storage.close();
     damageTablePage(path, 'work_schedules');

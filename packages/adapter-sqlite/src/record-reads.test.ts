@@ -1,5 +1,5 @@
-import { comparePositions, foldText, uniquenessKey, workSchedule, type CatalogRecord, type ListPosition, type RecordOrder, type RecordQuery, type SortField } from '@workplan/core';
-import { buildRecord } from '@workplan/testing';
+import { creationOf, comparePositions, foldText, uniquenessKey, workSchedule, type CatalogRecord, type ListPosition, type RecordOrder, type RecordQuery, type SortField } from '@workplan/core';
+import { buildRecord, deleteRecord, updateRecord } from '@workplan/testing';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pageStatement, searchCountStatement, type BoundStatement } from './record-reads.js';
@@ -21,7 +21,7 @@ afterEach(() => {
 
 async function insert(text: string, at = Date.UTC(2026, 0, 1), updated = at): Promise<CatalogRecord<'value'>> {
   const record = buildRecord(workSchedule, { text, createdAt: new Date(at), updatedAt: new Date(updated) });
-  await repository.insert(record, uniquenessKey(text));
+  await repository.insert(creationOf(workSchedule, record), uniquenessKey(text));
   return record;
 }
 
@@ -108,12 +108,12 @@ describe('a count', () => {
     const first = await insert('12x36');
     const second = await insert('6x1');
     await expect(repository.count()).resolves.toBe(2);
-    await expect(repository.insert(buildRecord(workSchedule, { text: '12X36' }), uniquenessKey('12x36'))).rejects.toThrow();
-    await expect(repository.delete(first.id, new Date(0))).resolves.toBe(false);
-    await expect(repository.delete('0190a000-0000-7000-8000-ffffffffffff')).resolves.toBe(false);
-    await repository.update(first.id, { text: '12x60', key: '12x60', updatedAt: new Date(Date.UTC(2026, 5, 1)) });
+    await expect(repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: '12X36' })), uniquenessKey('12x36'))).rejects.toThrow();
+    await expect(deleteRecord(repository, workSchedule, { ...first, updatedAt: new Date(0) })).resolves.toBeUndefined();
+    await expect(deleteRecord(repository, workSchedule, buildRecord(workSchedule))).resolves.toBeUndefined();
+    await updateRecord(repository, workSchedule, first, { text: '12x60', updatedAt: new Date(Date.UTC(2026, 5, 1)) });
     await expect(repository.count()).resolves.toBe(2);
-    await repository.delete(second.id);
+    await deleteRecord(repository, workSchedule, second);
     await expect(repository.count()).resolves.toBe(1);
     db.exec('BEGIN');
     await insert('5x2');

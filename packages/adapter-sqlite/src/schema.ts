@@ -1,4 +1,5 @@
 import { costCenter, workSchedule } from '@workplan/core';
+import { CREATE_CHANGE_TABLES_SQL } from './change-table.js';
 import { addFoldFunction } from './folded-text.js';
 import { DatabaseSync } from './node-sqlite.js';
 import { SqliteOpenError } from './open-errors.js';
@@ -28,6 +29,12 @@ const MIGRATIONS: readonly Migration[] = [
       db.exec(foldRecordTableSql(kind));
       db.exec(countRecordsSql(kind));
     }
+  },
+  // Version 4: history and the changes feed (issue 29): every write's change, kept in the
+  // write's transaction. Records already stored have no change: their history starts with
+  // their next write.
+  (db) => {
+    db.exec(CREATE_CHANGE_TABLES_SQL);
   },
 ];
 

@@ -1,4 +1,4 @@
-import { costCenter, foldText, uniquenessKey, workSchedule, type CatalogRecord, type RecordBase } from '@workplan/core';
+import { creationOf, costCenter, foldText, uniquenessKey, workSchedule, type CatalogRecord, type RecordBase } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -59,7 +59,7 @@ describe('a file of schema version 2', () => {
     fileOfVersion2(path);
     await files.open({ path }).close();
     const again = files.open({ path });
-    await again.repositories.workSchedules.insert(buildRecord(workSchedule, { text: 'Elétrica' }), 'elétrica');
+    await again.repositories.workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: 'Elétrica' })), 'elétrica');
     await expect(again.repositories.workSchedules.count()).resolves.toBe(5);
     const found = await again.repositories.workSchedules.query({
       search: 'eletrica',

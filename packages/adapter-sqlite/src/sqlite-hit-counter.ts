@@ -37,10 +37,10 @@ export class SqliteHitCounter {
     try {
       if (windowStart > this.#lastWindowStart) {
         this.#lastWindowStart = windowStart;
-        await this.#writer.run(FORGET_ENDED_SQL, [windowStart]);
+        await this.#writer.write([{ method: 'run', sql: FORGET_ENDED_SQL, params: [windowStart] }]);
       }
-      const { row } = await this.#writer.get(HIT_SQL, [key, windowStart, windowStart + windowMs]);
-      const hits = row?.[0];
+      const [counted] = await this.#writer.write([{ method: 'get', sql: HIT_SQL, params: [key, windowStart, windowStart + windowMs] }]);
+      const hits = counted?.row?.[0];
       if (typeof hits !== 'number') throw new Error('rate_limit_hits answered a count that is not a number');
       return hits;
     } catch (error) {

@@ -1,4 +1,4 @@
-import { CREATION_ORDER, workSchedule, WorkplanError, type RecordQuery } from '@workplan/core';
+import { creationOf, CREATION_ORDER, workSchedule, WorkplanError, type RecordQuery } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -85,9 +85,9 @@ describe('a repository whose reader thread ended', () => {
     const db = new DatabaseSync(':memory:');
     files.closeAfter(db);
     migrate(db, ':memory:');
-    const repository = new SqliteRecordRepository(db, workSchedule, undefined, readerRunning(QUITTING_THREAD));
+    const repository = new SqliteRecordRepository(db, workSchedule, { reader: readerRunning(QUITTING_THREAD) });
     const record = buildRecord(workSchedule, { text: 'Noturno' });
-    await repository.insert(record, 'noturno');
+    await repository.insert(creationOf(workSchedule, record), 'noturno');
     await expect(repository.query(QUERY)).rejects.toSatisfy(unavailable);
     await expect(repository.list({ skip: 2000, limit: 10 })).rejects.toSatisfy(unavailable);
     await expect(repository.findById(record.id)).resolves.toEqual(record);

@@ -1,17 +1,23 @@
 import {
   assembleRecord,
   CREATION_ORDER,
+  numbered,
   WorkplanError,
   type CatalogRecord,
+  type Change,
+  type ChangeDraft,
+  type Creation,
+  type Deletion,
   type FoundRecords,
   type Page,
   type ReadOptions,
   type RecordKind,
   type RecordQuery,
   type RecordRepository,
-  type TextChange,
+  type Update,
 } from '@workplan/core';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { changeStepOf, sequenceOfRow } from './change-table.js';
 import { ChangeWatch } from './change-watch.js';
 import { FOLD_TEXT } from './folded-text.js';
 import { KeptPages } from './kept-pages.js';
@@ -20,7 +26,17 @@ import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
 import { sameConnectionReader, type SqliteReader } from './sqlite-reader.js';
 import { sameConnectionWriter, type SqliteWriter } from './sqlite-writer.js';
-import { type WriteResult } from './write-statements.js';
+import { type WriteResult, type WriteStep } from './write-statements.js';
+
+/** Where a repository's writes and long reads run, and who hears of each change it commits. */
+export interface RepositoryOptions {
+  /** By default on the connection itself. */
+  readonly writer?: SqliteWriter | undefined;
+  /** By default on the connection itself. */
+  readonly reader?: SqliteReader | undefined;
+  /** Told the sequence of each change committed (`SqliteChangeLog` wakes its waiters). */
+  readonly changes?: { noteCommitted(sequence: number): void } | undefined;
+}
 
 // A key's holder can be deleted by another connection between the failed write and the
 // look-up; then the write is tried again. Each retry means another writer took and gave
@@ -41,7 +57,10 @@ function isLong(query: RecordQuery): boolean {
 /**
  * Records of one kind in their own table. The UNIQUE `key` column settles clashes, even
  * between connections; a lock that does not come free within the busy timeout rejects
- * with `WorkplanError.storageUnavailable`. Reads run on `db`, each seeing every commit
+ * with `WorkplanError.storageUnavailable`. Each write and its change (change-table.ts) are
+ * one transaction: the change is inserted only when the record's statement changed a row,
+ * and an update or delete changes one only while the record's `updated_at` is still the
+ * draft's `previous.updatedAt`. Reads run on `db`, each seeing every commit
  * made before it, but for long ones (searches, deep pages), which go to `reader`; writes go
  * to `writer`; both on `db` itself unless told otherwise (`SqliteStorage` gives a file a
  * thread for each).
@@ -55,9 +74,8 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #writer: SqliteWriter;
   readonly #insert: string;
   readonly #update: string;
-  readonly #updateIfUnchanged: string;
   readonly #delete: string;
-  readonly #deleteIfUnchanged: string;
+  readonly #changes: RepositoryOptions['changes'];
   readonly #reader: SqliteReader;
   readonly #table: string;
   readonly #reads: RecordReads;
@@ -67,22 +85,20 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #keptPages = new KeptPages<unknown>();
 
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
-  constructor(db: DatabaseSync, kind: RecordKind<F>, writer: SqliteWriter = sameConnectionWriter(db), reader: SqliteReader = sameConnectionReader(db)) {
+  constructor(db: DatabaseSync, kind: RecordKind<F>, options: RepositoryOptions = {}) {
     this.kind = kind;
     this.#watch = ChangeWatch.of(db);
-    this.#writer = writer;
-    this.#reader = reader;
+    this.#writer = options.writer ?? sameConnectionWriter(db);
+    this.#reader = options.reader ?? sameConnectionReader(db);
+    this.#changes = options.changes;
     const table = tableNameOf(kind);
     this.#table = table;
     this.#reads = new RecordReads(db, table);
     // The writer folds the text where it writes it (folded-text.ts).
     this.#insert = `INSERT INTO ${table} (id, "text", "key", created_at, updated_at, folded) VALUES (?1, ?2, ?3, ?4, ?5, ${FOLD_TEXT}(?2))`;
-    const update = `UPDATE ${table} SET "text" = ?1, "key" = ?2, updated_at = ?3, folded = ${FOLD_TEXT}(?1) WHERE id = ?4`;
-    this.#update = `${update} RETURNING ${RECORD_COLUMNS}`;
     // The condition sits in the statement's WHERE, so checking and writing are one step.
-    this.#updateIfUnchanged = `${update} AND updated_at = ?5 RETURNING ${RECORD_COLUMNS}`;
-    this.#delete = `DELETE FROM ${table} WHERE id = ?`;
-    this.#deleteIfUnchanged = `DELETE FROM ${table} WHERE id = ? AND updated_at = ?`;
+    this.#update = `UPDATE ${table} SET "text" = ?1, "key" = ?2, updated_at = ?3, folded = ${FOLD_TEXT}(?1) WHERE id = ?4 AND updated_at = ?5`;
+    this.#delete = `DELETE FROM ${table} WHERE id = ? AND updated_at = ?`;
     this.#findById = db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${table} WHERE id = ?`);
     this.#holderOf = db.prepare(`SELECT id FROM ${table} WHERE "key" = ?`);
     // Rows as arrays (writers return them so too): node:sqlite then makes no object with
@@ -90,22 +106,19 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     for (const statement of [this.#findById, this.#holderOf]) statement.setReturnArrays(true);
   }
 
-  async insert(record: CatalogRecord<F>, key: string): Promise<void> {
-    const { id, createdAt, updatedAt } = record;
-    const text = record[this.kind.field];
-    await this.#writing(() => this.#claimingKey(key, () => this.#writer.run(this.#insert, [id, text, key, createdAt.getTime(), updatedAt.getTime()])));
+  async insert(creation: Creation<F>, key: string): Promise<Change<F>> {
+    const { id, createdAt, updatedAt } = creation.data;
+    const params = [id, creation.data[this.kind.field], key, createdAt.getTime(), updatedAt.getTime()];
+    const change = await this.#committing(creation, key, { method: 'run', sql: this.#insert, params });
+    // An insert changes its row or fails.
+    if (change === undefined) throw new Error(`an insert into ${this.#table} changed no row`);
+    return change;
   }
 
-  async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
-    const values = [change.text, change.key, change.updatedAt.getTime(), id];
-    const { row } = await this.#writing(() =>
-      this.#claimingKey(change.key, () =>
-        expectedUpdatedAt === undefined
-          ? this.#writer.get(this.#update, values)
-          : this.#writer.get(this.#updateIfUnchanged, [...values, expectedUpdatedAt.getTime()]),
-      ),
-    );
-    return row === undefined ? undefined : this.#toRecord(row);
+  async update(update: Update<F>, key: string): Promise<Change<F> | undefined> {
+    const { data, previous } = update;
+    const params = [data[this.kind.field], key, data.updatedAt.getTime(), update.recordId, previous.updatedAt.getTime()];
+    return this.#committing(update, key, { method: 'run', sql: this.#update, params });
   }
 
   // node:sqlite runs a statement to its end once started, so a signal can only call a
@@ -144,16 +157,8 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     return guardSqliteCall(() => this.#reads.count());
   }
 
-  async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
-    const write = (): Promise<WriteResult> =>
-      expectedUpdatedAt === undefined
-        ? this.#writer.run(this.#delete, [id])
-        : this.#writer.run(this.#deleteIfUnchanged, [id, expectedUpdatedAt.getTime()]);
-    try {
-      return (await this.#writing(write)).changes > 0;
-    } catch (error) {
-      throw translateSqliteError(error);
-    }
+  async delete(deletion: Deletion<F>): Promise<Change<F> | undefined> {
+    return this.#committing(deletion, undefined, { method: 'run', sql: this.#delete, params: [deletion.recordId, deletion.previous.updatedAt.getTime()] });
   }
 
   /** Runs a query on the event loop, or, when it is long, on the reader. */
@@ -166,22 +171,35 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     }
   }
 
-  /** Runs a write to the table, counted by the connection's watch whether it changed a row or not. */
-  async #writing(write: () => Promise<WriteResult>): Promise<WriteResult> {
+  /**
+   * Writes the record (`step`) and, when that changed a row, the change, in one transaction;
+   * answers the change numbered, or undefined when the record's statement changed nothing.
+   * The write is counted by the connection's watch whether it changed a row or not.
+   */
+  async #committing(draft: ChangeDraft<F>, key: string | undefined, step: WriteStep): Promise<Change<F> | undefined> {
+    const write = (): Promise<WriteResult[]> => this.#writer.write([step, changeStepOf(this.kind, draft)]);
+    let results: WriteResult[];
     try {
-      return await write();
+      results = await (key === undefined ? write() : this.#claimingKey(key, write));
+    } catch (error) {
+      throw translateSqliteError(error);
     } finally {
       this.#watch.noteWrite();
     }
+    const kept = results[1];
+    if (kept === undefined) return undefined;
+    const sequence = sequenceOfRow(kept.row);
+    this.#changes?.noteCommitted(sequence);
+    return numbered(draft, sequence);
   }
 
   /** Runs a write that sets `key`; when another record holds it, throws a conflict naming that record. */
-  async #claimingKey(key: string, write: () => Promise<WriteResult>): Promise<WriteResult> {
+  async #claimingKey(key: string, write: () => Promise<WriteResult[]>): Promise<WriteResult[]> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await write();
       } catch (error) {
-        if (!isUniqueViolation(error)) throw translateSqliteError(error);
+        if (!isUniqueViolation(error)) throw error;
         const found: unknown = guardSqliteCall(() => this.#holderOf.get(key));
         const holder = Array.isArray(found) ? (found as unknown[])[0] : undefined;
         if (typeof holder === 'string') throw WorkplanError.conflict(holder);

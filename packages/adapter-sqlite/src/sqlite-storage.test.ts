@@ -1,4 +1,4 @@
-import { uniquenessKey, workSchedule, WorkplanError, costCenter } from '@workplan/core';
+import { creationOf, uniquenessKey, workSchedule, WorkplanError, costCenter } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,7 +15,7 @@ const files = useTempFiles();
 
 async function insertSchedule(storage: SqliteStorage, text: string) {
   const record = buildRecord(workSchedule, { text });
-  await storage.repositories.workSchedules.insert(record, uniquenessKey(text));
+  await storage.repositories.workSchedules.insert(creationOf(workSchedule, record), uniquenessKey(text));
   return record;
 }
 
@@ -58,13 +58,13 @@ async function openTogether(paths: readonly string[], processes: number): Promis
 }
 
 describe('SqliteStorage', () => {
-  it('creates the file, its folder and schema version 3 in WAL mode', async () => {
+  it('creates the file, its folder and schema version 4 in WAL mode', async () => {
     const path = join(files.folder(), 'a', 'b', 'workplan.db');
     const storage = files.open({ path });
     expect(storage.path).toBe(path);
     expect(storage.settings()).toMatchObject({ journalMode: 'wal', busyTimeoutMs: 2000 });
-    expect(SCHEMA_VERSION).toBe(3);
-    expect(readPragma(path, 'user_version')).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
+    expect(readPragma(path, 'user_version')).toBe(4);
   });
 
   it('keeps records across a close and a reopen, with the same id, text and dates', async () => {
@@ -72,7 +72,7 @@ describe('SqliteStorage', () => {
     const first = files.open({ path });
     const schedule = await insertSchedule(first, '12x36');
     const center = buildRecord(costCenter, { text: 'Financeiro', createdAt: new Date('2020-02-29T23:59:59.999Z') });
-    await first.repositories.costCenters.insert(center, 'financeiro');
+    await first.repositories.costCenters.insert(creationOf(costCenter, center), 'financeiro');
     await first.close();
     const again = files.open({ path });
     await expect(again.repositories.workSchedules.findById(schedule.id)).resolves.toEqual(schedule);
@@ -109,7 +109,7 @@ describe('SqliteStorage', () => {
       storage: n % 2 === 0 ? one : two,
       record: buildRecord(workSchedule, { text: '4x3' }),
     }));
-    const inserts = attempts.map(({ storage, record }) => storage.repositories.workSchedules.insert(record, '4x3'));
+    const inserts = attempts.map(({ storage, record }) => storage.repositories.workSchedules.insert(creationOf(workSchedule, record), '4x3'));
     const results = await Promise.allSettled(inserts);
     const winners = attempts.filter((_, n) => results[n]?.status === 'fulfilled');
     expect(winners).toHaveLength(1);
@@ -126,11 +126,11 @@ describe('SqliteStorage', () => {
     files.closeAfter(other);
     other.exec('BEGIN IMMEDIATE');
     const record = buildRecord(workSchedule);
-    await expect(storage.repositories.workSchedules.insert(record, 'busy')).rejects.toSatisfy(
+    await expect(storage.repositories.workSchedules.insert(creationOf(workSchedule, record), 'busy')).rejects.toSatisfy(
       (error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable' && error.cause instanceof Error,
     );
     other.exec('ROLLBACK');
-    await expect(storage.repositories.workSchedules.insert(record, 'busy')).resolves.toBeUndefined();
+    await expect(storage.repositories.workSchedules.insert(creationOf(workSchedule, record), 'busy')).resolves.toMatchObject({ action: 'create', recordId: record.id });
   });
 
   it('opens one new file from many processes at once, each of them, though SQLite refuses all but one WAL switch without waiting', async () => {

@@ -1,4 +1,4 @@
-import { repositoriesOf, wrapRepositories, type RecordKind, type Repositories } from '@workplan/core';
+import { repositoriesOf, wrapRepositories, type ChangeLog, type RecordKind, type Repositories } from '@workplan/core';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
@@ -11,6 +11,7 @@ import { makeFolder } from './make-folder.js';
 import { admitFile, refuseReadOnly } from './file-admission.js';
 import { explainOpenFailure } from './open-errors.js';
 import { migrate } from './schema.js';
+import { SqliteChangeLog } from './sqlite-change-log.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { sameConnectionReader, ThreadReader, type SqliteReader } from './sqlite-reader.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
@@ -41,8 +42,8 @@ export interface SqliteSettings {
 
 // node:sqlite is synchronous, so a statement waiting on a lock blocks its thread: the
 // write thread for writes, the event loop for reads and for opening. Writes here are one
-// short statement each, so a lock held for long means another process is stuck or
-// migrating; two seconds matches the MongoDB adapter's promise of a 503 in about two
+// short transaction each (a record's statement and its change), so a lock held for long
+// means another process is stuck or migrating; two seconds matches the MongoDB adapter's promise of a 503 in about two
 // seconds rather than a frozen service.
 export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
 
@@ -64,7 +65,7 @@ const WRITE_PROBE_KEY = '\u0000readiness';
 
 /**
  * One SQLite connection in WAL mode and the repositories over it, a table per kind of
- * record. Several storages, in this process or others, may share one file; the database
+ * record, with the log of their changes. Several storages, in this process or others, may share one file; the database
  * keeps keys unique across all of them. node:sqlite is synchronous: short reads run on the
  * calling thread, writes on a second connection in a thread of their own (`ThreadWriter`),
  * so a commit, and the checkpoint some commits do, never holds the event loop, and long
@@ -76,6 +77,8 @@ export class SqliteStorage {
   readonly path: string;
   /** Each kind's repository (`workSchedules` in table `work_schedules`, `costCenters` in `cost_centers`). */
   readonly repositories: Repositories;
+  /** Every change the repositories committed, of every kind, in commit order: history and the changes feed. */
+  readonly changes: ChangeLog;
   /** The rate limiter's counts, shared by every process serving the file. */
   readonly hitCounter: SqliteHitCounter;
   /** Whether opening made the file: there was none at the path. */
@@ -83,6 +86,7 @@ export class SqliteStorage {
   readonly #db: DatabaseSync;
   readonly #writer: SqliteWriter;
   readonly #reader: SqliteReader;
+  readonly #changeLog: SqliteChangeLog;
   readonly #readiness: StatementSync;
   readonly #faults: FileFaults;
   readonly #identityCheck: NodeJS.Timeout | undefined;
@@ -95,6 +99,8 @@ export class SqliteStorage {
     this.path = path;
     this.created = created;
     this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
+    this.#changeLog = new SqliteChangeLog(db, this.#writer);
+    this.changes = this.#faults.watchChangeLog(this.#changeLog);
     const repositories = repositoriesOf((kind) => this.repositoryFor(kind));
     this.repositories = wrapRepositories(repositories, (repository) => this.#faults.watchReads(repository));
     this.hitCounter = new SqliteHitCounter(db, this.#writer);
@@ -171,7 +177,7 @@ export class SqliteStorage {
 
   /** A repository for any kind whose table the schema has; make it once per kind and keep it. */
   repositoryFor<F extends string>(kind: RecordKind<F>): SqliteRecordRepository<F> {
-    return new SqliteRecordRepository(this.#db, kind, this.#writer, this.#reader);
+    return new SqliteRecordRepository(this.#db, kind, { writer: this.#writer, reader: this.#reader, changes: this.#changeLog });
   }
 
   /**
@@ -224,6 +230,7 @@ export class SqliteStorage {
   async close(): Promise<void> {
     clearInterval(this.#identityCheck);
     this.#faults.stop();
+    this.#changeLog.close();
     await Promise.all([this.#writer.close(), this.#reader.close()]);
     if (this.#db.isOpen) this.#db.close();
   }

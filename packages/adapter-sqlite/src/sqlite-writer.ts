@@ -1,9 +1,9 @@
 import { WorkplanError } from '@workplan/core';
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import type { Worker } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
 import { errorOf, startThread, threadModule } from './storage-threads.js';
-import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
+import { writesOn, type WriteResult, type WriteStep } from './write-statements.js';
 // `import type`: the thread's module opens its connection when it loads.
 import type { WriteAnswer, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-thread.js';
 
@@ -12,10 +12,11 @@ import type { WriteAnswer, WriteRequest, WriteThreadData, WriteThreadOptions } f
  * read by sqlite-errors.ts), or a WorkplanError when the writer itself is gone.
  */
 export interface SqliteWriter {
-  /** Runs a statement that returns no rows. */
-  run(sql: string, params: readonly SQLInputValue[]): Promise<WriteResult>;
-  /** Runs a statement and answers its first row. */
-  get(sql: string, params: readonly SQLInputValue[]): Promise<WriteResult>;
+  /**
+   * Runs a write's steps in one transaction, each only when the one before changed a row,
+   * and answers the result of each step run (`writesOn`).
+   */
+  write(steps: readonly WriteStep[]): Promise<WriteResult[]>;
   /** Ends the writer after the writes already sent, which still get their answers; resolves once they have. */
   close(): Promise<void>;
   /** Whether it can take writes. */
@@ -40,13 +41,11 @@ export function sameConnectionWriter(db: DatabaseSync): SqliteWriter {
   const write = writesOn(db);
   let stopped = false;
   // Async, so a write that throws rejects; it still runs before the call returns.
-  const settle = async (method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> => {
-    if (stopped) throw WorkplanError.storageUnavailable(WRITES_STOPPED);
-    return write(method, sql, params);
-  };
   return {
-    run: (sql, params) => settle('run', sql, params),
-    get: (sql, params) => settle('get', sql, params),
+    write: async (steps) => {
+      if (stopped) throw WorkplanError.storageUnavailable(WRITES_STOPPED);
+      return write(steps);
+    },
     close: async () => undefined,
     isWorking: () => db.isOpen,
     stopWrites: () => {
@@ -59,7 +58,7 @@ const WRITE_THREAD = threadModule('write-thread');
 
 /**
  * Writes on a connection of their own in a worker thread, sent there in order and run
- * there one at a time, each answered once committed.
+ * there one at a time, each (all its steps) in a transaction, answered once committed.
  *
  * Why: node:sqlite is synchronous, so a write on the event loop holds it for the whole
  * commit, and every commit that takes the WAL past 1000 pages also checkpoints it, with
@@ -73,7 +72,7 @@ const WRITE_THREAD = threadModule('write-thread');
  */
 export class ThreadWriter implements SqliteWriter {
   readonly #worker: Worker;
-  readonly #waiting = new Map<number, { resolve: (result: WriteResult) => void; reject: (error: unknown) => void }>();
+  readonly #waiting = new Map<number, { resolve: (results: WriteResult[]) => void; reject: (error: unknown) => void }>();
   /** Settles once the thread has ended, closed or not. */
   readonly #ended: Promise<void>;
   #nextId = 0;
@@ -97,12 +96,22 @@ export class ThreadWriter implements SqliteWriter {
     this.#ended = thread.ended;
   }
 
-  run(sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
-    return this.#send('run', sql, params);
-  }
-
-  get(sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
-    return this.#send('get', sql, params);
+  write(steps: readonly WriteStep[]): Promise<WriteResult[]> {
+    if (this.#closed) return Promise.reject(new Error('the storage is closed'));
+    if (this.#gone !== undefined) return Promise.reject(WorkplanError.storageUnavailable(this.#gone));
+    if (this.#begun.isStopped()) return Promise.reject(WorkplanError.storageUnavailable(WRITES_STOPPED));
+    const id = (this.#nextId += 1);
+    const request: WriteRequest = { id, steps, deadline: Date.now() + this.#busyTimeoutMs };
+    return new Promise((resolve, reject) => {
+      if (this.#waiting.size === 0) this.#worker.ref();
+      this.#waiting.set(id, { resolve, reject });
+      try {
+        this.#worker.postMessage(request);
+      } catch (error) {
+        // A value that cannot be sent: nothing was written, and nothing waits for an answer.
+        this.#settle({ id, failure: { message: String(error), code: undefined, errcode: undefined, errstr: undefined } });
+      }
+    });
   }
 
   async close(): Promise<void> {
@@ -129,24 +138,6 @@ export class ThreadWriter implements SqliteWriter {
     if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
   }
 
-  #send(method: WriteMethod, sql: string, params: readonly SQLInputValue[]): Promise<WriteResult> {
-    if (this.#closed) return Promise.reject(new Error('the storage is closed'));
-    if (this.#gone !== undefined) return Promise.reject(WorkplanError.storageUnavailable(this.#gone));
-    if (this.#begun.isStopped()) return Promise.reject(WorkplanError.storageUnavailable(WRITES_STOPPED));
-    const id = (this.#nextId += 1);
-    const request: WriteRequest = { id, method, sql, params, deadline: Date.now() + this.#busyTimeoutMs };
-    return new Promise((resolve, reject) => {
-      if (this.#waiting.size === 0) this.#worker.ref();
-      this.#waiting.set(id, { resolve, reject });
-      try {
-        this.#worker.postMessage(request);
-      } catch (error) {
-        // A value that cannot be sent: nothing was written, and nothing waits for an answer.
-        this.#settle({ id, failure: { message: String(error), code: undefined, errcode: undefined, errstr: undefined } });
-      }
-    });
-  }
-
   #settle(answer: WriteAnswer): void {
     const waiting = this.#waiting.get(answer.id);
     this.#waiting.delete(answer.id);
@@ -154,7 +145,7 @@ export class ThreadWriter implements SqliteWriter {
     if (this.#waiting.size === 0 && !this.#closed) this.#worker.unref();
     if (waiting === undefined) return;
     if ('failure' in answer) waiting.reject(errorOf(answer.failure));
-    else waiting.resolve({ changes: answer.changes, row: answer.row });
+    else waiting.resolve(answer.results);
   }
 
   /** The thread failed or ended: every write still waiting, and any sent later, is an outage. */

@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { isBusy, isFileFault, SQLITE_READONLY_DBMOVED, sqliteCodeOf } from './sqlite-errors.js';
 import { ThreadWriter } from './sqlite-writer.js';
+import { runOn } from './test-support/single-writes.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
 const files = useTempFiles();
@@ -41,28 +42,40 @@ describe('ThreadWriter, when the file does not serve', () => {
   it('gives up writes queued behind a held lock within one busy timeout of their sending, not one timeout after another', async () => {
     const { writer } = heldFile(300);
     const sent = performance.now();
-    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, n) => outcome(writer.run(INSERT, [`t${String(n)}`]), sent)));
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, n) => outcome(runOn(writer, INSERT, [`t${String(n)}`]), sent)));
     for (const { error, afterMs } of outcomes) {
       expect(isBusy(error)).toBe(true);
       expect(afterMs).toBeLessThan(300 + 250);
     }
   });
 
+  it('gives up a write of several steps behind a held lock as a whole: none of its steps reaches the file', async () => {
+    const { path, writer, holder } = heldFile(300);
+    const steps = ['first', 'second'].map((name) => ({ method: 'run' as const, sql: INSERT, params: [name] }));
+    const sent = performance.now();
+    const held = await outcome(writer.write(steps), sent);
+    expect(isBusy(held.error)).toBe(true);
+    expect(held.afterMs).toBeLessThan(300 + 250);
+    holder.exec('ROLLBACK');
+    await writer.close();
+    expect(storedCount(path)).toBe(0);
+  });
+
   it('with no busy timeout, still tries each write once: it commits on a free file, and fails at once on a held one', async () => {
     const { path, writer, holder } = heldFile(0);
     const sent = performance.now();
-    const held = await outcome(writer.run(INSERT, ['held']), sent);
+    const held = await outcome(runOn(writer, INSERT, ['held']), sent);
     expect(isBusy(held.error)).toBe(true);
     expect(held.afterMs).toBeLessThan(100);
     holder.exec('ROLLBACK');
-    await expect(writer.run(INSERT, ['free'])).resolves.toMatchObject({ changes: 1 });
+    await expect(runOn(writer, INSERT, ['free'])).resolves.toMatchObject({ changes: 1 });
     await writer.close();
     expect(storedCount(path)).toBe(1);
   });
 
   it('stopWrites refuses at once every write not yet begun, the one waiting for the lock soon after, and none of them reaches the file', async () => {
     const { path, writer, holder } = heldFile(20_000);
-    const writes = Array.from({ length: 5 }, (_, n) => writer.run(INSERT, [`t${String(n)}`]));
+    const writes = Array.from({ length: 5 }, (_, n) => runOn(writer, INSERT, [`t${String(n)}`]));
     await new Promise((resolve) => setTimeout(resolve, 200));
     const stopped = performance.now();
     writer.stopWrites();
@@ -76,7 +89,7 @@ describe('ThreadWriter, when the file does not serve', () => {
     for (const { afterMs } of outcomes) expect(afterMs).toBeLessThan(200);
     // Free now, the lock would let any write the thread still held commit.
     holder.exec('ROLLBACK');
-    await expect(writer.run(INSERT, ['after the stop'])).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable');
+    await expect(runOn(writer, INSERT, ['after the stop'])).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable');
     await writer.close();
     expect(storedCount(path)).toBe(0);
   });
@@ -84,9 +97,9 @@ describe('ThreadWriter, when the file does not serve', () => {
   it('answers a write committed to a file deleted under it as a fault of the file, never as stored', async () => {
     const { path, writer, holder } = heldFile(2000);
     holder.exec('ROLLBACK');
-    await writer.run(INSERT, ['kept']);
+    await runOn(writer, INSERT, ['kept']);
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
-    const failure = await writer.run(INSERT, ['lost with the process']).catch((error: unknown) => error);
+    const failure = await runOn(writer, INSERT, ['lost with the process']).catch((error: unknown) => error);
     expect(sqliteCodeOf(failure)).toBe(SQLITE_READONLY_DBMOVED);
     expect(isFileFault(failure)).toBe(true);
   });

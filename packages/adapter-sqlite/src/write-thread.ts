@@ -1,6 +1,5 @@
 // The write thread of a storage (see sqlite-writer.ts): a connection of its own that runs
-// the statements posted to it, one after another, and posts back each one's result.
-import type { SQLInputValue } from 'node:sqlite';
+// the writes posted to it, one after another, and posts back each one's result.
 import { DatabaseSync } from './node-sqlite.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
@@ -8,7 +7,7 @@ import { retryWhileBusy } from './busy-retry.js';
 import { fileMovedError, FileIdentity } from './file-identity.js';
 import { SQLITE_BUSY, sqliteFailure } from './sqlite-errors.js';
 import { failureOf, type ThreadFailure } from './storage-threads.js';
-import { writesOn, type WriteMethod, type WriteResult } from './write-statements.js';
+import { writesOn, type WriteResult, type WriteStep } from './write-statements.js';
 
 /** The file the thread writes to, and how. */
 export interface WriteThreadOptions {
@@ -22,12 +21,10 @@ export interface WriteThreadData extends WriteThreadOptions {
   readonly begun: BigInt64Array;
 }
 
-/** A statement to run: `run` answers the count of rows changed, `get` the first row as an array. */
+/** A write to run: its steps, in one transaction (`writesOn`). */
 export interface WriteRequest {
   readonly id: number;
-  readonly method: WriteMethod;
-  readonly sql: string;
-  readonly params: readonly SQLInputValue[];
+  readonly steps: readonly WriteStep[];
   /**
    * When the write is given up (`Date.now()`), unless it has committed: its busy timeout,
    * counted from when it was sent, so writes queued behind a held lock fail in that time
@@ -37,7 +34,7 @@ export interface WriteRequest {
 }
 
 /** The answer to the request with the same `id`. */
-export type WriteAnswer = { readonly id: number } & (WriteResult | { readonly failure: ThreadFailure });
+export type WriteAnswer = { readonly id: number } & ({ readonly results: WriteResult[] } | { readonly failure: ThreadFailure });
 
 // SQLite waits for another connection's lock this long at a time, and the thread tries
 // again until the write's deadline: between tries, a storage shutting down can stop it.
@@ -53,13 +50,14 @@ const write = writesOn(db);
 
 function answer(request: WriteRequest): WriteAnswer {
   try {
-    const { id, method, sql, params, deadline } = request;
+    const { id, steps, deadline } = request;
     // A write that waited out its busy timeout behind others never begins (with none, each is tried once).
     if (options.busyTimeoutMs > 0 && Date.now() >= deadline) throw sqliteFailure(`database is locked (no turn to write within ${options.busyTimeoutMs} ms)`, SQLITE_BUSY);
-    const result = retryWhileBusy(() => write(method, sql, params), deadline - Date.now(), Date.now, () => begun.isStopped());
+    // A busy try changed nothing (its transaction, if it began, was rolled back), so it can be made again.
+    const results = retryWhileBusy(() => write(steps), deadline - Date.now(), Date.now, () => begun.isStopped());
     // Committed to a file no longer at its path, the write ends with the process: its caller must not hear it stored.
     if (!file.isUnchanged()) throw fileMovedError();
-    return { id, ...result };
+    return { id, results };
   } catch (error) {
     return { id: request.id, failure: failureOf(error) };
   }

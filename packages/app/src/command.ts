@@ -39,6 +39,10 @@ async function serve(config: Config): Promise<void> {
       () => { log.info({ keys: service.keys.size }, `keys reloaded: ${service.keys.size} key(s)`); },
       (error: unknown) => { log.error(`keys not reloaded, keeping the old ones: ${messageOf(error)}`); },
     );
+    service.reloadWebhooks().then(
+      (count) => { if (count !== undefined) log.info({ subscriptions: count }, `webhooks reloaded: ${count} subscription(s)`); },
+      (error: unknown) => { log.error(`webhooks not reloaded, keeping the old subscriptions: ${messageOf(error)}`); },
+    );
   });
   // Kept for the whole close, so that a second signal cannot end the process mid-way: Ctrl-C
   // under `pnpm start` brings two at once, the terminal's and the one pnpm passes on.

@@ -48,6 +48,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** How many days of changes are kept (history and feed); unset keeps every change. */
   readonly changesRetentionDays: number | undefined;
+  /** The webhook subscriptions' file, read at start and on SIGHUP; unset sends no webhook. */
+  readonly webhooksFile: string | undefined;
 }
 
 /** The longest retention CHANGES_RETENTION_DAYS may name: a hundred years, which is keeping everything. */
@@ -100,6 +102,7 @@ export function parseConfig(env: Env): Config {
     requestTimeoutMs: read(() => integerSetting(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000), 0),
     shutdownTimeoutMs: read(() => integerSetting(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000), 0),
     changesRetentionDays: read(() => optionalInteger(env, 'CHANGES_RETENTION_DAYS', 1, MAX_RETENTION_DAYS), undefined),
+    webhooksFile: blankToUndefined(env.WEBHOOKS_FILE),
   };
   if (config.storage === 'mongodb' && blankToUndefined(env.MONGODB_URI) === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');

@@ -1,6 +1,7 @@
 import { type RequestListener } from 'node:http';
 import { type ApiKeys, type HitCounter, type ResponseObserver } from '@workplan/adapter-express';
-import { type ChangeLog, type Clock, type IdGenerator, type Repositories, type Workplan } from '@workplan/core';
+import { type ChangeLog, type Clock, type DeliveryLedger, type IdGenerator, type Repositories, type Workplan } from '@workplan/core';
+import { type WebhookDeliverer } from '@workplan/webhooks';
 import { type ServiceIdentifier } from 'inversify';
 import { type Logger } from 'pino';
 import { type Config } from './config.js';
@@ -31,6 +32,8 @@ export const ids = {
   repositories: Symbol('Repositories') as ServiceIdentifier<Repositories>,
   /** The change log those repositories write each change to, in the same storage. */
   changes: Symbol('ChangeLog') as ServiceIdentifier<ChangeLog>,
+  /** Where webhook deliveries keep their progress, in the same storage; `null` on a storage that has no ledger yet. */
+  deliveryLedger: Symbol('DeliveryLedger') as ServiceIdentifier<DeliveryLedger | null>,
   storage: Symbol('StorageLifecycle') as ServiceIdentifier<StorageLifecycle>,
   /** Where the rate limits count, in the storage's database; `null` keeps them in this process (memory storage). */
   hitCounter: Symbol('HitCounter') as ServiceIdentifier<HitCounter | null>,
@@ -42,5 +45,7 @@ export const ids = {
   metrics: Symbol('ServiceMetrics') as ServiceIdentifier<ServiceMetrics | null>,
   /** Logs and counts every answer, the app's and the HTTP server's own. */
   responseObserver: Symbol('ResponseObserver') as ServiceIdentifier<ResponseObserver>,
+  /** Sends each change to the subscriptions of WEBHOOKS_FILE; `null` when it is unset. */
+  webhooks: Symbol('WebhookDeliverer') as ServiceIdentifier<WebhookDeliverer | null>,
   httpApp: Symbol('HttpApp') as ServiceIdentifier<RequestListener>,
 } as const;

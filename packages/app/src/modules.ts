@@ -1,11 +1,12 @@
 import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
-import { createMemoryStorage } from '@workplan/adapter-memory';
+import { createMemoryStorage, MemoryDeliveryLedger } from '@workplan/adapter-memory';
 import { consoleDirectory } from '@workplan/console';
 import { createWorkplan, systemClock, uuidV7Ids } from '@workplan/core';
 import { ContainerModule } from 'inversify';
 import { ids } from './identifiers.js';
 import { createLogger, createLogOutput, logAnswered } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
+import { webhooksRead } from './webhooks-module.js';
 
 /** The domain: the catalogs and the changes feed over whichever repositories and change log the storage module bound. */
 export const coreModule = new ContainerModule(({ bind }) => {
@@ -26,6 +27,7 @@ export const memoryStorageModule = new ContainerModule(({ bind }) => {
   const storage = createMemoryStorage();
   bind(ids.repositories).toConstantValue(storage.repositories);
   bind(ids.changes).toConstantValue(storage.changes);
+  bind(ids.deliveryLedger).toConstantValue(new MemoryDeliveryLedger());
   // One process holds the records, so it may as well hold the rate limits' counts.
   bind(ids.hitCounter).toConstantValue(null);
   bind(ids.storage).toConstantValue({
@@ -53,7 +55,7 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
 export const httpModule = new ContainerModule(({ bind }) => {
   bind(ids.httpApp)
     .toResolvedValue(
-      (workplan, apiKeys, storage, hitCounter, config, logger, metrics, onResponse) =>
+      (workplan, apiKeys, storage, hitCounter, config, logger, metrics, onResponse, webhooks) =>
         createHttpApp({
           resources: httpResourcesOf(workplan),
           changes: workplan.changes,
@@ -73,8 +75,9 @@ export const httpModule = new ContainerModule(({ bind }) => {
           requestTimeoutMs: config.requestTimeoutMs,
           consoleDirectory,
           routes: metrics === null ? [] : [metrics.router()],
+          reads: [webhooksRead(webhooks)],
         }),
-      [ids.workplan, ids.apiKeys, ids.storage, ids.hitCounter, ids.config, ids.logger, ids.metrics, ids.responseObserver],
+      [ids.workplan, ids.apiKeys, ids.storage, ids.hitCounter, ids.config, ids.logger, ids.metrics, ids.responseObserver, ids.webhooks],
     )
     .inSingletonScope();
 });

@@ -28,6 +28,8 @@ export function mongoStorageModule(config: Config): ContainerModule {
       .inSingletonScope();
     bind(ids.storage).toService(connection);
     bind(ids.hitCounter).toConstantValue(storage.hitCounter);
+    // No delivery ledger on this storage yet: WEBHOOKS_FILE is refused at start.
+    bind(ids.deliveryLedger).toConstantValue(null);
     bind(ids.repositories).toResolvedValue(
       (c) => wrapRepositories(storage.repositories, (repository) => c.gate(repository)),
       [connection],

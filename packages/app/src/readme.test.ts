@@ -47,11 +47,14 @@ describe('the curl examples of the README and docs/', () => {
   it('of the README\'s "Try it" run as written, each answering success, twice on one kept file', async () => {
     for (const stdout of await runTwice('README.md', 'Try it')) {
       // curl prints bodies back to back, so count envelopes rather than lines.
-      expect(stdout.match(/\{"success":true/gu)).toHaveLength(11);
+      expect(stdout.match(/\{"success":true/gu)).toHaveLength(13);
       expect(stdout).not.toContain('"success":false');
       expect(stdout).toContain('"value":"12x36 noturno"');
       expect(stdout).toMatch(/X-Total-Count: 1\r?\n/iu);
       expect(stdout).toContain('"title":"Financeiro e Controladoria"');
+      // The history of the deleted work schedule, from its creation to its delete, by the key's name.
+      expect(stdout).toMatch(/"action":"create".*"action":"update".*"action":"delete","at":"[^"]+","by":"[0-9a-f]{8}","data":null/u);
+      expect(stdout).toMatch(/Link: <\/api\/v1\/changes\?after=\d+&limit=3>; rel="next"\r?\n/iu);
     }
   });
 

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fingerprintOf } from '@workplan/adapter-express';
-import { send } from '@workplan/testing';
+import { openEventStream, send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
 import { checkedKeySet } from './key-entries.js';
@@ -85,6 +85,26 @@ describe('startService with named keys and roles', () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+describe('startService with followers of the changes', () => {
+  it('closes at once though a long poll and an event stream are open: the poll answered, the stream ended', async () => {
+    const key = 'follower-key-0123456789';
+    const service = await startService(parseConfig({ ...base, STORAGE: 'memory', API_KEYS: key, SHUTDOWN_TIMEOUT_MS: '20000' }));
+    const polling = send(service.url, { path: '/api/v1/changes?wait=30', headers: { key } });
+    const stream = await openEventStream(service.url, '/api/v1/changes', { key });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await service.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    const answer = await polling;
+    expect({ status: answer.status, data: (answer.json as { data: unknown }).data, connection: answer.headers.connection }).toEqual({
+      status: 200,
+      data: [],
+      connection: 'close',
+    });
+    await stream.ended;
   });
 });
 

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { ApiKeys, createHttpServer, drainable, keyEntryOf } from '@workplan/adapter-express';
+import { readSubscriptionsFile, type Subscription } from '@workplan/webhooks';
 import { type Logger } from 'pino';
 import { keepChangesFor } from './change-retention.js';
 import { type Config } from './config.js';
@@ -9,6 +10,7 @@ import { createContainer } from './container.js';
 import { ids } from './identifiers.js';
 import { configuredKeys, makeRunKey, RUN_KEY_NAME } from './key-source.js';
 import { lifecycleLogger } from './logger.js';
+import { webhooksOf } from './webhooks-module.js';
 
 // Writes still waiting to begin this long before SHUTDOWN_TIMEOUT_MS are refused, so their
 // 503s are written before the drain cuts the connections left.
@@ -24,6 +26,12 @@ export interface RunningService {
   readonly log: Logger;
   /** Re-reads the key file; on failure keeps the old keys and rejects with why. */
   reloadKeys(): Promise<void>;
+  /**
+   * Re-reads WEBHOOKS_FILE and delivers to its subscriptions from now on, trying again those
+   * marked failing; on failure keeps the old ones and rejects with why. Resolves how many
+   * subscriptions there are, `undefined` when WEBHOOKS_FILE is unset.
+   */
+  reloadWebhooks(): Promise<number | undefined>;
   /**
    * Stops taking connections, closes idle ones, lets requests in flight finish (each closing
    * its connection) for up to SHUTDOWN_TIMEOUT_MS, refusing shortly before it the writes
@@ -42,7 +50,9 @@ export async function startService(config: Config): Promise<RunningService> {
     runKey = makeRunKey();
     keys.replace([keyEntryOf(runKey, { name: RUN_KEY_NAME })]);
   }
+  const subscriptions = await configuredSubscriptions(config);
   const container = await createContainer(config, keys);
+  const webhooks = webhooksOf(container, config);
   const storage = container.get(ids.storage);
   storage.open();
   const log = lifecycleLogger(container.get(ids.logger));
@@ -59,6 +69,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const drain = drainable(server);
   server.listen(config.port, config.host);
   await once(server, 'listening');
+  await webhooks?.deliverTo(subscriptions);
   return {
     url: urlOf(server),
     keys,
@@ -67,7 +78,15 @@ export async function startService(config: Config): Promise<RunningService> {
     reloadKeys: async () => {
       keys.replace(await configuredKeys(config));
     },
+    reloadWebhooks: async () => {
+      if (webhooks === null) return undefined;
+      const reloaded = await configuredSubscriptions(config);
+      await webhooks.deliverTo(reloaded);
+      return reloaded.length;
+    },
     close: async () => {
+      // Deliveries stop beside the drain: an attempt in flight may end within the same time.
+      const webhooksStopped = webhooks?.stop(config.shutdownTimeoutMs);
       const lead = setTimeout(() => storage.stopWrites?.(), Math.max(0, config.shutdownTimeoutMs - WRITE_STOP_LEAD_MS));
       const cut = await drain(config.shutdownTimeoutMs).finally(() => {
         clearTimeout(lead);
@@ -78,10 +97,16 @@ export async function startService(config: Config): Promise<RunningService> {
       // Whoever sent a write not yet begun has had an answer or lost the connection: none waits for it.
       storage.stopWrites?.();
       await retention?.stop();
+      await webhooksStopped;
       await storage.close();
       container.get(ids.logOutput)?.close();
     },
   };
+}
+
+/** The subscriptions of WEBHOOKS_FILE; none when it is unset. */
+async function configuredSubscriptions(config: Config): Promise<Subscription[]> {
+  return config.webhooksFile === undefined ? [] : readSubscriptionsFile(config.webhooksFile);
 }
 
 function urlOf(server: Server): string {

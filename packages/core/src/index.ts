@@ -23,6 +23,7 @@ export {
   type ChangesPage,
   type ChangesRequest,
 } from './change-feed.js';
+export { type DeliveryFailure, type DeliveryLease, type DeliveryLedger, type DeliveryState } from './delivery-ledger.js';
 export { WorkplanError, type FieldIssue, type WorkplanErrorKind } from './errors.js';
 export {
   systemClock,

@@ -69,9 +69,9 @@ export interface RecordRepository<F extends string> {
  */
 export interface ChangeLog {
   /**
-   * At most `limit` changes numbered after `after` (a change's sequence, 0 for the start),
-   * oldest first. Rejects with `WorkplanError.cursorExpired` when changes after `after`
-   * were removed by `prune`.
+   * At most `limit` changes numbered after `after` (a change's sequence; 0: from the first
+   * change kept), oldest first. Rejects with `WorkplanError.cursorExpired` when `after` is
+   * not 0 and changes after it were removed by `prune`.
    */
   read(after: number, limit: number, options?: ReadOptions): Promise<Change[]>;
   /** Every change kept of the record of kind `kind` with id `recordId`, oldest first. */

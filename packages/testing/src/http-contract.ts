@@ -12,7 +12,9 @@ import {
   type ServiceUnderTest,
 } from './http-contract-data.js';
 import { describeHttpEdges } from './http-edges.js';
+import { describeChanges } from './http-changes.js';
 import { describeEntityTags } from './http-entity-tags.js';
+import { describeHistory } from './http-history.js';
 import { describeKeyRoles } from './http-roles.js';
 import { describeFindingRecords } from './http-finding.js';
 import { describeWalksWhileRecordsChange } from './http-finding-walk.js';
@@ -195,5 +197,7 @@ export function describeHttpContract(name: string, start: () => Promise<ServiceU
     describeFindingRecords(() => service, call);
     describeWalksWhileRecordsChange(call);
     describeQueryRefusals(call);
+    describeHistory(() => service, call);
+    describeChanges(() => service, call);
   });
 }

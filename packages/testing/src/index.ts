@@ -12,6 +12,7 @@ export {
   type PageWatch,
 } from './browser.js';
 export { send, sendRaw, untilReady, type HttpAnswer, type HttpCall } from './http-client.js';
+export { startReceiver, type ReceivedPost, type ReceiverAnswer, type WebhookReceiver } from './webhook-receiver.js';
 export { openEventStream, type EventStream, type ServerEvent } from './event-stream.js';
 export { damageTablePage } from './damaged-page.js';
 export { describeHttpContract } from './http-contract.js';
@@ -31,5 +32,6 @@ export { hostileTargets, methodArb, otherPath, parserRefuses, standardMethods } 
 export { CONTRACT_STATUSES, expectContractAnswer, firstAnswer, operationOf, storedRecords, type SentRequest } from './hostile-requests.js';
 export { judge, schemaCheckOf, templateOf, type Exchange, type SchemaCheck, type Verdict } from './openapi-conformance.js';
 export { describeChangeLogContract } from './change-log-contract.js';
+export { describeDeliveryLedgerContract, type DeliveryLedgerFactory } from './delivery-ledger-contract.js';
 export { buildRecord, deleteRecord, insertRecord, testId, updateRecord, type TextUpdate } from './records.js';
 export { describeRecordRepositoryContract, type StorageFactory, type StorageUnderTest } from './repository-contract.js';

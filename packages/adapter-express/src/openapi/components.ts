@@ -1,6 +1,7 @@
 import { MAX_TEXT_LENGTH } from '@workplan/core';
 import { problems, type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
+import { changeSchemas, feedSchemas } from './change-schemas.js';
 import { capitalized, phrasesOf } from './portuguese.js';
 
 /** A piece of the document: plain JSON, written out as openapi.json. */
@@ -58,6 +59,7 @@ function resourceSchemas(resource: ResourceDescription): Record<string, Json> {
     },
     [`${name}Envelope`]: envelope(ref('schemas', name)),
     [`${name}ListEnvelope`]: envelope({ type: 'array', items: ref('schemas', name) }),
+    ...changeSchemas(resource),
   };
 }
 
@@ -121,6 +123,12 @@ const headers: Record<string, Json> = {
       'o mesmo caminho sem `{skip}` (com o `{limit}` pedido), os mesmos parâmetros e o cursor `after`: `</api/v1/scales/10?sort=value&after=...>; rel="next"`.',
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
   },
+  ChangesLink: {
+    description:
+      'Em toda resposta JSON: a próxima página, com os mesmos `limit` e `wait` e o `after` da última alteração da página ' +
+      '(o mesmo `after` quando ela vem vazia): `</api/v1/changes?after=42&wait=30>; rel="next"`.',
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
   XTotalCount: {
     description: 'Só com `count=true`: quantos registros atendem a `q` (todos, sem `q`), não só os da página.',
     schema: { type: 'string', pattern: DIGITS_PATTERN },
@@ -177,7 +185,7 @@ const parameters: Record<string, Json> = {
 /** The components section: schemas of every resource, headers, parameters and the key scheme. */
 export function components(resources: readonly ResourceDescription[], responses: Record<string, Json>): Json {
   return {
-    schemas: Object.assign({}, ...resources.map(resourceSchemas), sharedSchemas) as Json,
+    schemas: Object.assign({}, ...resources.map(resourceSchemas), feedSchemas(resources), sharedSchemas) as Json,
     headers,
     parameters,
     responses,

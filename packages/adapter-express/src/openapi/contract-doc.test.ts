@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { problems, routeMessages, type ErrorCode } from '../problems.js';
-import { describedResources } from '../resources.js';
+import { changesDescription, describedResources } from '../resources.js';
 import { openApiDocument } from './document.js';
 
 // docs/contract.md is written for people; this holds it to the error table of the code
@@ -59,7 +59,11 @@ describe('docs/contract.md', () => {
   });
 
   it('quotes every message of every operation and route, and the document holds each one it quotes', () => {
-    const messages = [...describedResources.flatMap((resource) => Object.values(resource.messages)), ...Object.values(routeMessages)];
+    const messages = [
+      ...describedResources.flatMap((resource) => Object.values(resource.messages)),
+      changesDescription.message,
+      ...Object.values(routeMessages),
+    ];
     for (const message of messages) expect(contract, message).toContain(`\`${message}\``);
     const quoted = [...contract.matchAll(/`((?:Não foi possível|Rota|Método|Requisição|Serviço)[^`]*\.)`/gu)].map((match) => match[1] ?? '');
     expect(quoted.length).toBe(messages.length);
@@ -67,7 +71,11 @@ describe('docs/contract.md', () => {
   });
 
   it('names every path of both resources that the document describes', () => {
+    expect(contract).toContain(`/api/v1/${changesDescription.path}`);
+    expect(document.paths).toHaveProperty([`/api/v1/${changesDescription.path}`]);
     for (const resource of describedResources) {
+      expect(contract).toContain(`/api/v1/${resource.singular}/{id}/history`);
+      expect(document.paths).toHaveProperty([`/api/v1/${resource.singular}/{id}/history`]);
       expect(contract).toContain(`/api/v1/${resource.singular}/{id}`);
       expect(contract).toContain(`/api/v1/${resource.plural}`);
       expect(document.paths).toHaveProperty([`/api/v1/${resource.singular}/{id}`]);

@@ -1,5 +1,6 @@
 import { routeMessages } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
+import { changesPath } from './changes-path.js';
 import { components, ref, type Json } from './components.js';
 import { errorResponses, failuresOf, routeResponses } from './error-responses.js';
 import { optionsOperation, resourcePaths, success } from './operations.js';
@@ -12,7 +13,12 @@ lido. Os caminhos casam sem distinguir maiúsculas e com ou sem uma barra final.
 sem rota responde 404 \`ROUTE_NOT_FOUND\` (\`components.responses.RouteNotFound\`); um método
 que o caminho não aceita responde 405 \`METHOD_NOT_ALLOWED\` com \`Allow\`
 (\`components.responses.MethodNotAllowed\`). Toda resposta traz \`X-Request-Id\` e
-\`X-Content-Type-Options: nosniff\`.`;
+\`X-Content-Type-Options: nosniff\`.
+
+Toda escrita que dá certo fica guardada no mesmo passo que ela, com o nome da chave que a fez
+(\`by\`): \`GET /api/v1/scale/{id}/history\` (e de \`costCenter\`) dá as alterações de um registro,
+também depois de apagado, e \`GET /api/v1/changes\` as de todos, na ordem em que foram gravadas,
+para outro sistema acompanhar (páginas com \`Link\`, espera com \`wait\`, ou \`text/event-stream\`).`;
 
 function healthPath(name: 'live' | 'ready', summary: string): Json {
   const tags = ['Health'];
@@ -63,6 +69,7 @@ export function openApiDocument(resources: readonly ResourceDescription[]): Json
     info: { title: 'workplan', version: '1.0.0', description },
     tags: [
       ...resources.map((r) => ({ name: r.name, description: `/api/v1/${r.singular}, /api/v1/${r.plural}` })),
+      { name: 'Changes', description: '/api/v1/changes: as alterações de todas as fontes, para acompanhar.' },
       { name: 'Health', description: 'Sem chave.' },
       { name: 'Docs', description: 'Sem chave.' },
     ],
@@ -70,6 +77,7 @@ export function openApiDocument(resources: readonly ResourceDescription[]): Json
     paths: Object.assign(
       {},
       ...resources.map((r) => resourcePaths(r)),
+      changesPath(resources),
       { '/health/live': healthPath('live', 'O processo atende'), '/health/ready': healthPath('ready', 'O armazenamento responde') },
       docsPaths(),
     ) as Json,

@@ -1,6 +1,6 @@
-import { MemoryRecordRepository } from '@workplan/adapter-memory';
-import { costCenter, WorkplanError, workSchedule, type RecordRepository } from '@workplan/core';
-import { judge, schemaCheckOf, send, sendRaw, uniqueText, type HttpAnswer } from '@workplan/testing';
+import { createMemoryStorage } from '@workplan/adapter-memory';
+import { WorkplanError, type ChangeLog, type RecordRepository } from '@workplan/core';
+import { judge, openEventStream, schemaCheckOf, send, sendRaw, uniqueText, type HttpAnswer } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyEntryOf } from '../api-keys.js';
 import { answerClientError } from '../client-error.js';
@@ -31,6 +31,18 @@ function switchable<F extends string>(inner: RecordRepository<F>): RecordReposit
   };
 }
 
+/** The change log, failing on demand as the repositories do. */
+function switchableLog(inner: ChangeLog): ChangeLog {
+  const guard = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => (...args: A) =>
+    failure === undefined ? call(...args) : Promise.reject(failure());
+  return {
+    read: guard((...args) => inner.read(...args)),
+    history: guard((...args) => inner.history(...args)),
+    waitAfter: (...args) => inner.waitAfter(...args),
+    prune: (...args) => inner.prune(...args),
+  };
+}
+
 /** Time-ordered v7 ids, as the service makes them, without a dependency for a test. */
 let sequence = 0;
 const ids = {
@@ -44,14 +56,16 @@ const ids = {
 let running: MemoryApp;
 let baseUrl: string;
 const seen = new Set<string>();
+const storage = createMemoryStorage();
 
 beforeAll(async () => {
   running = await startMemoryApp({
     key,
     otherKeys: [keyEntryOf(readKey, { name: 'leitura', role: 'read' })],
     workplan: {
-      workSchedules: switchable(new MemoryRecordRepository(workSchedule)),
-      costCenters: switchable(new MemoryRecordRepository(costCenter)),
+      workSchedules: switchable(storage.repositories.workSchedules),
+      costCenters: switchable(storage.repositories.costCenters),
+      changes: switchableLog(storage.changes),
       ids,
       maxPageSize: 2,
     },
@@ -141,6 +155,8 @@ describe('every answer agrees with openapi.json', () => {
     await exchange('DELETE', `${one}/${id}`, { headers: stale });
     await exchange('PUT', `${one}/nao-existe`, { json: { [field]: uniqueText() } });
     for (const method of ['GET', 'HEAD']) {
+      await exchange(method, `${one}/${id}/history`);
+      await exchange(method, `${one}/nao-existe/history`);
       await exchange(method, `${one}/${id}`);
       await exchange(method, `${one}/${id}`, { headers: { 'if-none-match': current } });
       await exchange(method, `${one}/nao-existe`);
@@ -152,11 +168,35 @@ describe('every answer agrees with openapi.json', () => {
     await findingExchanges(plural, field);
     await exchange('DELETE', `${one}/${id}`);
     await exchange('DELETE', `${one}/${id}`);
-    for (const path of [one, `${one}/x`, `/api/v1/${plural}`, `/api/v1/${plural}/1`, `/api/v1/${plural}/0/1`]) {
+    for (const path of [one, `${one}/x`, `${one}/x/history`, `/api/v1/${plural}`, `/api/v1/${plural}/1`, `/api/v1/${plural}/0/1`]) {
       await exchange('OPTIONS', path, { key: null });
       await exchange('PATCH', path, { key: null });
     }
     await exchange('GET', `/api/v1/${singular}/x/y`, { key: null });
+  });
+
+  it('the changes: pages, a long poll, a stream, and each failure of their own', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const first = await exchange(method, '/api/v1/changes?limit=2');
+      const next = /^<([^>]+)>/u.exec(String(first.headers.link ?? ''))?.[1];
+      expect(next).toBeDefined();
+      await exchange(method, next ?? '');
+      await exchange(method, '/api/v1/changes?after=999999&wait=1');
+      for (const bad of ['after=x', 'limit=0', 'wait=31', 'after=1&after=1']) await exchange(method, `/api/v1/changes?${bad}`);
+    }
+    const stream = await openEventStream(baseUrl, '/api/v1/changes?limit=1', { key });
+    await stream.events(1);
+    stream.close();
+    // A stream never ends by itself: held to the document by its headers alone.
+    conforms('GET', '/api/v1/changes', { status: stream.status, headers: stream.headers, text: '', json: undefined });
+    for (const method of ['OPTIONS', 'PATCH']) await exchange(method, '/api/v1/changes', { key: null });
+    const parameters = (document.paths as Record<string, { get: { parameters: { name: string; in: string; example?: string }[] } }>)['/api/v1/changes']?.get.parameters ?? [];
+    const examples = parameters.filter((p) => p.in === 'query').map((p) => `${p.name}=${encodeURIComponent(p.example ?? '')}`);
+    expect(examples).toHaveLength(3);
+    expect((await exchange('GET', `/api/v1/changes?${examples.join('&').replace('wait=30', 'wait=1')}`)).status).toBe(200);
+    // Last: every change is pruned, and reading from before them is answered 410.
+    await storage.changes.prune(new Date(Date.now() + 60_000));
+    for (const method of ['GET', 'HEAD']) expect((await exchange(method, '/api/v1/changes?after=1')).status).toBe(410);
   });
 
   it('health, docs and unknown routes', async () => {

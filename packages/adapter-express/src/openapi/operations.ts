@@ -1,12 +1,13 @@
 import { type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
+import { exampleChanges } from './change-schemas.js';
 import { EXAMPLE_ID, ref, type Json } from './components.js';
 import { errorResponses, failuresOf } from './error-responses.js';
 import { listQueryParameters } from './list-query.js';
 import { capitalized, phrasesOf } from './portuguese.js';
 
 /** What any operation under `/api` can fail with, beyond its own failures. */
-const apiFailures: readonly ErrorCode[] = [
+export const apiFailures: readonly ErrorCode[] = [
   'BAD_REQUEST',
   'REQUEST_TIMEOUT',
   'UNAUTHORIZED',
@@ -19,7 +20,7 @@ const apiFailures: readonly ErrorCode[] = [
 const writeFailures: readonly ErrorCode[] = ['FORBIDDEN'];
 const bodyFailures: readonly ErrorCode[] = [...writeFailures, 'INVALID_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONFLICT'];
 
-const requestId = { 'X-Request-Id': ref('headers', 'XRequestId') };
+export const requestId = { 'X-Request-Id': ref('headers', 'XRequestId') };
 const entityTag = { ETag: ref('headers', 'ETag') };
 const ifMatch = { parameters: [ref('parameters', 'ifMatch')] };
 const ifNoneMatch = { parameters: [ref('parameters', 'ifNoneMatch')] };
@@ -93,6 +94,11 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
     options: optionsOperation(`options${name}s${suffix}`, tags, ['GET'], parameters),
   });
   const created = success(`${capitalized(theOne)} ${agree('criada', 'criado')}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location'), ...entityTag });
+  const history = success(
+    `As alterações ${agree('da', 'do')} ${resource.one}, das mais antigas às mais novas, também depois de ${agree('apagada', 'apagado')}.`,
+    ref('schemas', `${name}HistoryEnvelope`),
+    { success: true, data: exampleChanges(resource, 41) },
+  );
   const deleted = success(`${capitalized(theOne)} foi ${agree('apagada', 'apagado')}.`, ref('schemas', 'Success'), { success: true });
 
   return {
@@ -107,6 +113,12 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
       put: operation(`update${name}`, `Atualiza ${aOne}`, messages.update, [...bodyFailures, 'NOT_FOUND', 'PRECONDITION_FAILED'], { '200': one }, { requestBody: body, ...ifMatch }),
       delete: operation(`delete${name}`, `Apaga ${aOne}`, messages.delete, [...writeFailures, 'NOT_FOUND', 'PRECONDITION_FAILED'], { '200': deleted }, ifMatch),
       options: optionsOperation(`options${name}Id`, tags, ['GET', 'PUT', 'DELETE']),
+    },
+    [`${base}/${singular}/{id}/history`]: {
+      parameters: [ref('parameters', 'id')],
+      get: operation(`history${name}`, `Retorna o histórico de ${aOne}`, messages.find, ['NOT_FOUND'], { '200': history }),
+      head: head(`headHistory${name}`, messages.find, ['NOT_FOUND']),
+      options: optionsOperation(`optionsHistory${name}`, tags, ['GET'], ['id']),
     },
     [`${base}/${plural}`]: list('', `Lista ${theMany} (até o máximo da página)`, [], []),
     [`${base}/${plural}/{limit}`]: list('UpTo', `Lista ${agree('as primeiras', 'os primeiros')} {limit} ${resource.many}`, ['INVALID_PAGINATION'], ['limit']),

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { createMemoryStorage } from '@workplan/adapter-memory';
+import { createMemoryStorage, type MemoryChangeLog } from '@workplan/adapter-memory';
 import { createWorkplan, type WorkplanOptions } from '@workplan/core';
 import { ApiKeys, keyEntryOf, type KeyEntry } from '../api-keys.js';
 import { createHttpApp, type HttpAppOptions } from '../http-app.js';
@@ -26,6 +26,8 @@ export interface MemoryAppOptions {
 export interface MemoryApp {
   readonly baseUrl: string;
   readonly server: Server;
+  /** The change log of its memory storage (unless the test gave its own), for a test to prune. */
+  readonly changes: MemoryChangeLog;
   /** Stops listening and drops open connections; resolves once the server has closed. */
   close(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function startMemoryApp(options: MemoryAppOptions): Promise<MemoryA
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     server,
+    changes: storage.changes,
     close: async () => {
       const closed = once(server, 'close');
       server.close();

@@ -1,29 +1,29 @@
 import { ApiKeys } from '@workplan/adapter-express';
-import { recordKinds, type KindName, type RecordKind, type RecordRepository } from '@workplan/core';
-import { type RepositoryFactory } from '@workplan/testing';
+import { type StorageFactory, type StorageUnderTest } from '@workplan/testing';
 import { afterEach } from 'vitest';
 import { parseConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { ids, type StorageLifecycle } from '../identifiers.js';
 
-// Test-only (left out of the build): the repositories of the storage the app builds, through
-// its own container from its own configuration, so a suite run over them proves what ships.
+// Test-only (left out of the build): the repositories and change log of the storage the app
+// builds, through its own container from its own configuration, so a suite run over them
+// proves what ships.
 
 /** How long a storage may take to become ready (MongoDB makes its indexes first). */
 const READY_WITHIN_MS = 10_000;
 
 /**
- * Call at the top of a test file: makes repositories factories over the app's own storage,
+ * Call at the top of a test file: makes storage factories over the app's own storage,
  * each call a new storage from `env()` (which names a fresh file or database), opened as
  * `startService` opens it and closed after the test.
  */
-export function useAppStorage(): (env: () => Record<string, string>) => RepositoryFactory {
+export function useAppStorage(): (env: () => Record<string, string>) => StorageFactory {
   const closers: (() => Promise<void>)[] = [];
   afterEach(async () => {
     await Promise.all(closers.splice(0).map((close) => close()));
   });
   return (env) =>
-    async <F extends string>(kind: RecordKind<F>): Promise<RecordRepository<F>> => {
+    async (): Promise<StorageUnderTest> => {
       const config = parseConfig({ API_KEYS: 'storage-test-key-0123456789', LOG_LEVEL: 'silent', ...env() });
       const container = await createContainer(config, new ApiKeys(config.apiKeys));
       const storage = container.get(ids.storage);
@@ -34,15 +34,8 @@ export function useAppStorage(): (env: () => Record<string, string>) => Reposito
       });
       storage.open();
       await untilReady(storage);
-      // Under each name is the repository of that name's kind, so its field is the kind's field.
-      return container.get(ids.repositories)[nameOf(kind)] as unknown as RecordRepository<F>;
+      return { repositories: container.get(ids.repositories), changes: container.get(ids.changes) };
     };
-}
-
-function nameOf(kind: RecordKind<string>): KindName {
-  const name = (Object.keys(recordKinds) as KindName[]).find((candidate) => recordKinds[candidate] === kind);
-  if (name === undefined) throw new Error(`the app keeps no kind named ${kind.name}`);
-  return name;
 }
 
 async function untilReady(storage: StorageLifecycle): Promise<void> {

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { changesTools, nameOfUnnamedKey, type Json } from './http-changes-tools.js';
+import { contractResources, dataOf, expectProblem, uniqueText, type ContractCall, type ServiceUnderTest } from './http-contract-data.js';
+
+const MISSING_ID = '00000000-0000-7000-8000-000000000000';
+
+/** The contract's revision 4, "History": every successful write kept, in order, with who, when, after and before; none for a refused one. */
+export function describeHistory(service: () => ServiceUnderTest, call: ContractCall): void {
+  const { end, since, history } = changesTools(call);
+
+  describe.each(contractResources)('history of /$singular', ({ singular, field, messages }) => {
+    const one = (id: string) => `/api/v1/${singular}/${encodeURIComponent(id)}`;
+    const create = async (text = uniqueText()) => dataOf(await call({ method: 'POST', path: `/api/v1/${singular}`, json: { [field]: text } }), 201) as Json;
+
+    it('keeps the create, update and delete of a record, oldest first, with by, at, data and previous; also once it is gone', async () => {
+      const created = await create();
+      const id = String(created.id);
+      const updated = dataOf(await call({ method: 'PUT', path: one(id), json: { [field]: uniqueText() } }), 200) as Json;
+      expect((await call({ method: 'DELETE', path: one(id) })).status).toBe(200);
+      const changes = await history(singular, id);
+      const by = nameOfUnnamedKey(service().key);
+      expect(changes).toEqual([
+        { id: expect.any(String) as unknown, resource: singular, recordId: id, action: 'create', at: created.updatedAt, by, data: created, previous: null },
+        { id: expect.any(String) as unknown, resource: singular, recordId: id, action: 'update', at: updated.updatedAt, by, data: updated, previous: created },
+        { id: expect.any(String) as unknown, resource: singular, recordId: id, action: 'delete', at: expect.any(String) as unknown, by, data: null, previous: updated },
+      ]);
+      for (const change of changes) expect(Object.keys(change)).toEqual(['id', 'resource', 'recordId', 'action', 'at', 'by', 'data', 'previous']);
+      const numbers = changes.map((change) => Number(change.id));
+      expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+      expect(Date.parse(String(changes[2]?.at))).toBeGreaterThan(Date.parse(String(updated.updatedAt)));
+      expectProblem(await call({ path: one(id) }), 404, 'NOT_FOUND', messages.find);
+    });
+
+    it('names the key that wrote, and answers a read key', async () => {
+      const created = await create();
+      const answer = await call({ path: `${one(String(created.id))}/history`, key: service().readKey });
+      expect((dataOf(answer, 200) as Json[]).map((change) => change.by)).toEqual([nameOfUnnamedKey(service().key)]);
+    });
+
+    it.each([MISSING_ID, 'nao-existe', 'ÇÃO'])('answers 404 NOT_FOUND with the find message for the id %j, which never was', async (id) => {
+      expectProblem(await call({ path: `${one(id)}/history` }), 404, 'NOT_FOUND', messages.find);
+    });
+
+    it('asks for a key, and answers OPTIONS and 405 as any path does', async () => {
+      expectProblem(await call({ path: `${one(MISSING_ID)}/history`, key: null }), 401, 'UNAUTHORIZED', messages.find);
+      const options = await call({ method: 'OPTIONS', path: `${one(MISSING_ID)}/history`, key: null });
+      expect({ status: options.status, allow: options.headers.allow }).toEqual({ status: 204, allow: 'GET, HEAD, OPTIONS' });
+      expectProblem(await call({ method: 'POST', path: `${one(MISSING_ID)}/history`, json: {} }), 405, 'METHOD_NOT_ALLOWED', 'Método não permitido.');
+    });
+
+    it('records nothing for a write refused with 403, 409, 412, 404 or 400', async () => {
+      const holder = await create();
+      const other = await create();
+      const otherId = String(other.id);
+      const stale = '"stale"';
+      const before = await end();
+      const refusals = [
+        [403, await call({ method: 'PUT', path: one(otherId), json: { [field]: uniqueText() }, key: service().readKey })],
+        [403, await call({ method: 'DELETE', path: one(otherId), key: service().readKey })],
+        [403, await call({ method: 'POST', path: `/api/v1/${singular}`, json: { [field]: uniqueText() }, key: service().readKey })],
+        [409, await call({ method: 'POST', path: `/api/v1/${singular}`, json: { [field]: holder[field] } })],
+        [409, await call({ method: 'PUT', path: one(otherId), json: { [field]: holder[field] } })],
+        [412, await call({ method: 'PUT', path: one(otherId), json: { [field]: uniqueText() }, headers: { 'if-match': stale } })],
+        [412, await call({ method: 'DELETE', path: one(otherId), headers: { 'if-match': stale } })],
+        [404, await call({ method: 'PUT', path: one(MISSING_ID), json: { [field]: uniqueText() } })],
+        [404, await call({ method: 'DELETE', path: one(MISSING_ID) })],
+        [400, await call({ method: 'PUT', path: one(otherId), json: { [field]: ' ' } })],
+      ] as const;
+      expect(refusals.map(([status, answer]) => [status, answer.status])).toEqual(refusals.map(([status]) => [status, status]));
+      expect(await since(before)).toEqual([]);
+      expect((await history(singular, otherId)).map((change) => change.action)).toEqual(['create']);
+    });
+  });
+}

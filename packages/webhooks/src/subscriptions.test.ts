@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSubscriptions, readSubscriptionsFile, SubscriptionsError } from './subscriptions.js';
+
+const secret = (bytes = 32): string => `whsec_${randomBytes(bytes).toString('base64')}`;
+const SOURCE = 'WEBHOOKS_FILE (hooks.json)';
+
+const parse = (document: unknown): ReturnType<typeof parseSubscriptions> => parseSubscriptions(JSON.stringify(document), SOURCE);
+
+/** The lines a refused document is told with. */
+function problemsOf(document: unknown, text = JSON.stringify(document)): readonly string[] {
+  try {
+    parseSubscriptions(text, SOURCE);
+  } catch (error) {
+    if (error instanceof SubscriptionsError) return error.problems;
+    throw error;
+  }
+  throw new Error('the document was accepted');
+}
+
+describe('the subscriptions file', () => {
+  it('reads each subscription, with every resource when it names none', () => {
+    const folha = { name: 'folha', url: 'https://folha.example/hooks', secret: secret() };
+    const ponto = { name: 'ponto', url: 'http://127.0.0.1:9000/in', secret: secret(24), resources: ['costCenter'] };
+    expect(parse({ subscriptions: [folha, ponto] })).toEqual([
+      { ...folha, resources: ['scale', 'costCenter'] },
+      { ...ponto, resources: ['costCenter'] },
+    ]);
+  });
+
+  it('takes a file with no subscription', () => {
+    expect(parse({ subscriptions: [] })).toEqual([]);
+  });
+
+  it('tells each mistake in a line of its own, naming the file and the subscription', () => {
+    const problems = problemsOf({
+      subscriptions: [
+        { name: 'folha', url: 'ftp://folha.example/', secret: secret(), extra: 1 },
+        { name: 'ponto', url: 'https://ponto.example/', secret: 'whsec_c2hvcnQ=', resources: ['scale', 'shift'] },
+        { name: 'folha', url: 'https://outra.example/', secret: secret() },
+      ],
+    });
+    expect(problems).toEqual([
+      `${SOURCE}: subscription 1 ("folha"): unknown member "extra"`,
+      `${SOURCE}: subscription 1 ("folha"): url must be an http or https URL, not "ftp://folha.example/"`,
+      `${SOURCE}: subscription 2 ("ponto"): secret must be "whsec_" followed by the base64 of 24 to 64 random bytes`,
+      `${SOURCE}: subscription 2 ("ponto"): unknown resource "shift": the resources are scale, costCenter`,
+      `${SOURCE}: subscription 3 ("folha"): the name is already used by subscription 1`,
+    ]);
+  });
+
+  it.each([
+    ['no prefix', randomBytes(32).toString('base64')],
+    ['too few bytes', secret(23)],
+    ['too many bytes', secret(65)],
+    ['not base64', 'whsec_!!!!notbase64!!!!notbase64!!!!'],
+    ['base64 not in its canonical form', `whsec_${randomBytes(32).toString('base64url')}-_`],
+    ['not a text', 42],
+  ])('refuses a secret with %s, without showing it', (_case, bad) => {
+    const [problem] = problemsOf({ subscriptions: [{ name: 'folha', url: 'https://folha.example/', secret: bad }] });
+    expect(problem).toMatch(/secret must be "whsec_" followed by the base64 of 24 to 64 random bytes$/u);
+    expect(problem).not.toContain(String(bad));
+  });
+
+  it('refuses what is not a subscriptions document', () => {
+    expect(problemsOf(null, '{"subscriptions": [')).toEqual([expect.stringMatching(/^WEBHOOKS_FILE \(hooks\.json\) is not JSON: /u)]);
+    expect(problemsOf([])).toEqual([`${SOURCE}: must be an object { "subscriptions": [...] }`]);
+    expect(problemsOf({ subscriptions: {}, hooks: [] })).toEqual([`${SOURCE}: unknown member "hooks"`, `${SOURCE}: "subscriptions" must be an array`]);
+    expect(problemsOf({ subscriptions: ['folha'] })).toEqual([
+      `${SOURCE}: subscription 1: must be an object with name, url, secret and optional resources`,
+    ]);
+  });
+
+  it('refuses a missing or blank name, a missing url and an empty list of resources', () => {
+    expect(problemsOf({ subscriptions: [{ name: ' ', secret: secret(), resources: [] }] })).toEqual([
+      `${SOURCE}: subscription 1 (" "): name must be a text of 1 to 100 characters`,
+      `${SOURCE}: subscription 1 (" "): url must be an http or https URL, not missing`,
+      `${SOURCE}: subscription 1 (" "): resources must be a list of scale, costCenter (leave it out for all)`,
+    ]);
+  });
+
+  it('reads the file at a path, and names it when it cannot', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'webhooks-'));
+    const path = join(folder, 'hooks.json');
+    await writeFile(path, JSON.stringify({ subscriptions: [{ name: 'folha', url: 'https://folha.example/', secret: secret() }] }));
+    expect(await readSubscriptionsFile(path)).toHaveLength(1);
+    await expect(readSubscriptionsFile(join(folder, 'missing.json'))).rejects.toThrow(
+      new RegExp(`^WEBHOOKS_FILE \\(${join(folder, 'missing.json').replaceAll('/', '\\/')}\\) cannot be read: `, 'u'),
+    );
+  });
+});

@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises';
+import { RESOURCE_WORDS, type WebhookResource } from './resources.js';
+import { SECRET_PREFIX } from './signature.js';
+
+/** Where the changes go: one entry of the subscriptions file. */
+export interface Subscription {
+  /** Unique in the file; names the subscription in the ledger, logs and metrics. */
+  readonly name: string;
+  readonly url: string;
+  /** `whsec_` and the base64 of the signing key; never shown. */
+  readonly secret: string;
+  /** The resources whose changes it wants (all when the file names none). */
+  readonly resources: readonly WebhookResource[];
+}
+
+/** A subscriptions file that cannot be used; `problems` has one line per mistake, naming it. */
+export class SubscriptionsError extends Error {
+  override readonly name = 'SubscriptionsError';
+
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/** The signing key's size the specification asks for, in bytes. */
+const KEY_BYTES = { min: 24, max: 64 } as const;
+const MAX_NAME_LENGTH = 100;
+const MEMBERS = new Set(['name', 'url', 'secret', 'resources']);
+
+/** Reads and checks the subscriptions file at `path`; every line of a refusal names the file. */
+export async function readSubscriptionsFile(path: string, setting = 'WEBHOOKS_FILE'): Promise<Subscription[]> {
+  const source = `${setting} (${path})`;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SubscriptionsError([`${source} cannot be read: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  return parseSubscriptions(text, source);
+}
+
+/**
+ * The subscriptions of a file's text, `{ "subscriptions": [ { name, url, secret,
+ * resources? } ] }`; throws a `SubscriptionsError` with a line per mistake, each starting
+ * with `source` and naming the entry (never showing a secret).
+ */
+export function parseSubscriptions(text: string, source: string): Subscription[] {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new SubscriptionsError([`${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  const problems: string[] = [];
+  const entries = entriesOf(document, (problem) => problems.push(`${source}: ${problem}`));
+  const subscriptions: Subscription[] = [];
+  const places = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    const place = `subscription ${index + 1}`;
+    const named = isObject(entry) && typeof entry.name === 'string' ? `${place} ("${entry.name}")` : place;
+    const entryProblems: string[] = [];
+    const subscription = subscriptionOf(entry, (problem) => entryProblems.push(`${source}: ${named}: ${problem}`));
+    problems.push(...entryProblems);
+    if (subscription === undefined) return;
+    const first = places.get(subscription.name);
+    if (first !== undefined) problems.push(`${source}: ${named}: the name is already used by subscription ${first}`);
+    else places.set(subscription.name, index + 1);
+    if (entryProblems.length === 0) subscriptions.push(subscription);
+  });
+  if (problems.length > 0) throw new SubscriptionsError(problems);
+  return subscriptions;
+}
+
+function entriesOf(document: unknown, refuse: (problem: string) => void): unknown[] {
+  if (!isObject(document)) {
+    refuse('must be an object { "subscriptions": [...] }');
+    return [];
+  }
+  for (const member of Object.keys(document)) if (member !== 'subscriptions') refuse(`unknown member "${member}"`);
+  if (!Array.isArray(document.subscriptions)) {
+    refuse('"subscriptions" must be an array');
+    return [];
+  }
+  return document.subscriptions as unknown[];
+}
+
+/** The subscription `entry` describes, when its name is usable; each mistake told to `refuse`. */
+function subscriptionOf(entry: unknown, refuse: (problem: string) => void): Subscription | undefined {
+  if (!isObject(entry)) {
+    refuse('must be an object with name, url, secret and optional resources');
+    return undefined;
+  }
+  for (const member of Object.keys(entry)) if (!MEMBERS.has(member)) refuse(`unknown member "${member}"`);
+  const name = nameOf(entry.name, refuse);
+  const url = urlOf(entry.url, refuse);
+  const secret = secretOf(entry.secret, refuse);
+  const resources = resourcesOf(entry.resources, refuse);
+  return name === undefined ? undefined : { name, url, secret, resources };
+}
+
+function nameOf(value: unknown, refuse: (problem: string) => void): string | undefined {
+  if (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_NAME_LENGTH && !/\p{Cc}/u.test(value)) return value;
+  refuse(`name must be a text of 1 to ${MAX_NAME_LENGTH} characters`);
+  return undefined;
+}
+
+function urlOf(value: unknown, refuse: (problem: string) => void): string {
+  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
+  if (url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:')) return url.href;
+  refuse(`url must be an http or https URL, not ${value === undefined ? 'missing' : JSON.stringify(value)}`);
+  return '';
+}
+
+/** The secret as the specification writes it: `whsec_` and the canonical base64 of 24 to 64 bytes. */
+function secretOf(value: unknown, refuse: (problem: string) => void): string {
+  const encoded = typeof value === 'string' && value.startsWith(SECRET_PREFIX) ? value.slice(SECRET_PREFIX.length) : undefined;
+  const key = encoded === undefined || !/^[A-Za-z0-9+/]*={0,2}$/u.test(encoded) ? undefined : Buffer.from(encoded, 'base64');
+  const sound = key !== undefined && key.toString('base64') === encoded && key.length >= KEY_BYTES.min && key.length <= KEY_BYTES.max;
+  if (sound) return value as string;
+  refuse(`secret must be "${SECRET_PREFIX}" followed by the base64 of ${KEY_BYTES.min} to ${KEY_BYTES.max} random bytes`);
+  return '';
+}
+
+function resourcesOf(value: unknown, refuse: (problem: string) => void): WebhookResource[] {
+  if (value === undefined) return [...RESOURCE_WORDS];
+  const known = (word: unknown): word is WebhookResource => RESOURCE_WORDS.includes(word as WebhookResource);
+  if (!Array.isArray(value) || value.length === 0) {
+    refuse(`resources must be a list of ${RESOURCE_WORDS.join(', ')} (leave it out for all)`);
+    return [];
+  }
+  for (const word of value as unknown[]) {
+    if (!known(word)) refuse(`unknown resource ${JSON.stringify(word)}: the resources are ${RESOURCE_WORDS.join(', ')}`);
+  }
+  return RESOURCE_WORDS.filter((word) => (value as unknown[]).includes(word));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
