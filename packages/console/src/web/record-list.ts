@@ -1,6 +1,7 @@
 import { type PageRequest } from '@workplan/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { isDefaultOrder, sortOf, type ListQuery } from './list-query.js';
+import { useRefreshOnChanges } from './live-refresh.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { useOperation, useServices, type Operation } from './services.js';
 
@@ -26,9 +27,6 @@ export interface RecordList {
   /** A row with a form or a dialog open stays in the list while `held`, whatever a colleague did to its record. */
   readonly hold: (id: string, held: boolean) => void;
 }
-
-// Changes come in bursts (a colleague's import): one reading of the list for a burst.
-const REFRESH_DELAY_MS = 150;
 
 /** The first page of the list `query` asks for, counted. Without a sort the service's own order is kept, paged by `skip`. */
 function firstPage(resource: ConsoleResource, query: ListQuery, limit: number): PageRequest {
@@ -125,23 +123,10 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
     };
   }, [records, pageSize, query.search, query.order.column, query.order.descending]);
 
-  // The listener outlives renders: it calls the latest `refresh`, which knows the latest query.
+  // Called by listeners and cleanups that outlive a render: always the latest query's reading.
   const latestRefresh = useRef(refresh);
   latestRefresh.current = refresh;
-  useEffect(() => {
-    let pending: ReturnType<typeof setTimeout> | undefined;
-    const stop = live.listen((change) => {
-      if (pending !== undefined || (change !== undefined && change.resource !== resource.name)) return;
-      pending = setTimeout(() => {
-        pending = undefined;
-        void latestRefresh.current();
-      }, REFRESH_DELAY_MS);
-    });
-    return () => {
-      stop();
-      clearTimeout(pending);
-    };
-  }, [live, resource]);
+  useRefreshOnChanges(resource, () => latestRefresh.current());
 
   return {
     shown,
