@@ -168,6 +168,18 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     await expect.poll(shownTitles, { timeout: 5_000 }).toEqual(['Frota pesada (nova)']);
   });
 
+  it('shows a colleague\'s update of the record a link opened at once, and says so when it is deleted', async () => {
+    const record = await opened.api.create('costCenter', 'Tesouraria');
+    await openList(`#/centros-de-custo/${record.id}`);
+    const openedRecord = page.getByRole('region', { name: 'Registro aberto' });
+    await openedRecord.getByRole('cell', { name: 'Tesouraria', exact: true }).waitFor();
+    await rename(record.id, 'Tesouraria central');
+    await openedRecord.getByRole('cell', { name: 'Tesouraria central', exact: true }).waitFor({ timeout: 5_000 });
+    await colleague.call('DELETE', `/api/v1/costCenter/${record.id}`);
+    await openedRecord.getByRole('alert').getByText('Este registro não existe mais').waitFor({ timeout: 5_000 });
+    expect(await openedRecord.getByRole('table').count()).toBe(0);
+  });
+
   it('gives the focus to the list\'s heading when a colleague deletes the row that held it', async () => {
     const record = await opened.api.create('costCenter', 'Almoxarifado');
     await openList(`#/centros-de-custo?q=${encodeURIComponent('Almoxarifado')}`);
