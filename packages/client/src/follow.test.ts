@@ -101,6 +101,20 @@ describe('follow()', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('does not spin when empty answers come back at once, as from a server that does not hold long polls', async () => {
+    const answering = await fakeService(() => changesAnswer([], '5'));
+    service = answering;
+    const controller = new AbortController();
+    const following = (async () => {
+      for await (const change of createClient({ baseUrl: answering.url, key }).follow({ after: '5', signal: controller.signal })) expect(change).toBeUndefined();
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    controller.abort();
+    await expect(following).resolves.toBeUndefined();
+    expect(answering.seen.length).toBeGreaterThanOrEqual(2);
+    expect(answering.seen.length).toBeLessThanOrEqual(3);
+  });
+
   it('does not try again what cannot succeed: a refused key, a bad query', async () => {
     for (const [status, code] of [[401, 'UNAUTHORIZED'], [400, 'INVALID_QUERY']] as const) {
       const { client, seen } = await following([failureAnswer(status, code)]);

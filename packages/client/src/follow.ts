@@ -28,6 +28,9 @@ const LONGEST_WAIT_SECONDS = 30;
 // died without a word would otherwise hold the follower for ever.
 const READ_TIME_LIMIT_MS = 30_000;
 const FIRST_PAUSE_MS = 500;
+// An empty answer sooner than this did not wait (a proxy or a server that does not hold long
+// polls, or one shutting down): the next read waits out the rest, so a follower never spins.
+const SHORTEST_EMPTY_READ_MS = 1_000;
 const LONGEST_PAUSE_MS = 30_000;
 
 /**
@@ -43,8 +46,19 @@ export async function* followChanges(read: (options: ChangesOptions) => Promise<
   let failures = 0;
   // A function, not a test of `signal.aborted` in place: it changes while a read is awaited.
   const stopped = () => signal?.aborted === true;
+  /** Pauses `ms` unless the signal aborts; whether to go on. */
+  const paused = async (ms: number) => {
+    try {
+      await pause(ms, signal);
+      return true;
+    } catch (reason) {
+      if (stopped()) return false;
+      throw reason;
+    }
+  };
   while (!stopped()) {
     let page: ChangesPage;
+    const startedAt = Date.now();
     try {
       page = await read({ after, limit, wait, timeoutMs: READ_TIME_LIMIT_MS, retry: false, ...(signal === undefined ? {} : { signal }) });
     } catch (error) {
@@ -53,12 +67,7 @@ export async function* followChanges(read: (options: ChangesOptions) => Promise<
       failures += 1;
       const delayMs = pauseAfter(failures, error);
       onRetry?.({ attempt: failures, delayMs, error });
-      try {
-        await pause(delayMs, signal);
-      } catch (reason) {
-        if (stopped()) return;
-        throw reason;
-      }
+      if (!(await paused(delayMs))) return;
       continue;
     }
     failures = 0;
@@ -67,6 +76,8 @@ export async function* followChanges(read: (options: ChangesOptions) => Promise<
       yield change;
     }
     after = page.next ?? after;
+    const early = SHORTEST_EMPTY_READ_MS - (Date.now() - startedAt);
+    if (page.changes.length === 0 && early > 0 && !(await paused(early))) return;
   }
 }
 
