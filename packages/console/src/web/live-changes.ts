@@ -43,6 +43,8 @@ export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, r
         // A new start skipped whatever came between: the lists read everything again.
         if (again) tell(undefined);
         for await (const change of client.follow({ signal, after })) tell(change);
+        // The client follows until the signal aborts; should it end otherwise, start again later.
+        await pauseUnlessAborted(RESTART_PAUSE_MS, signal);
       } catch (error) {
         started();
         if (stopped()) return;
