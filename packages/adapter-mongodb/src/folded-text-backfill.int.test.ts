@@ -12,12 +12,12 @@ await describeWithTestDatabase('backfilling the folded text', (database) => {
 
   /** A collection holding `count` records as a version that kept no folded text wrote them. */
   async function collectionOfOlderVersion(count: number) {
-    const { collection, claims } = collections.fresh(workSchedule);
+    const { collection, claims, changes } = collections.fresh(workSchedule);
     const records = Array.from({ length: count }, (_, i) => buildRecord(workSchedule, { text: `Manutenção ${String(i)}` }));
     await collection.insertMany(
       records.map((r) => ({ _id: new UUID(r.id), value: r.value, key: r.value.toLowerCase(), createdAt: r.createdAt, updatedAt: r.updatedAt })),
     );
-    const repository = () => new MongoRecordRepository({ kind: workSchedule, collection, claims });
+    const repository = () => new MongoRecordRepository({ kind: workSchedule, collection, claims, protocol: changes.protocol });
     return { collection, claims, records, repository };
   }
 

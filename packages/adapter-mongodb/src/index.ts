@@ -1,4 +1,6 @@
 /** @workplan/adapter-mongodb: repositories kept in MongoDB, one collection per kind of record. */
+export { type ProtocolStep } from './change-protocol.js';
+export { MongoChangeLog } from './mongo-change-log.js';
 export { MongoHitCounter, type HitDocument } from './mongo-hit-counter.js';
 export { MongoRecordRepository, type MongoRecordRepositoryOptions } from './mongo-repository.js';
 export { connectMongo, MongoStorage, type MongoStorageOptions } from './mongo-storage.js';

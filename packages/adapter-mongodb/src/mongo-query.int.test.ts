@@ -1,4 +1,4 @@
-import { foldText, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord } from '@workplan/core';
+import { creationOf, foldText, uniquenessKey, updateOf, workSchedule, WorkplanError, type CatalogRecord } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { expect, it } from 'vitest';
@@ -12,25 +12,25 @@ await describeWithTestDatabase('MongoRecordRepository queries', (database) => {
   const collections = useTestCollections(database);
 
   async function emptyRepository(): Promise<{ repository: MongoRecordRepository<'value'>; name: string }> {
-    const { name, collection, claims } = collections.fresh(workSchedule);
-    const repository = new MongoRecordRepository({ kind: workSchedule, collection, claims });
+    const { name, collection, claims, changes } = collections.fresh(workSchedule);
+    const repository = new MongoRecordRepository({ kind: workSchedule, collection, claims, protocol: changes.protocol });
     await repository.ensureIndexes();
     return { repository, name };
   }
 
   async function insertAll(repository: MongoRecordRepository<'value'>, records: CatalogRecord<'value'>[]): Promise<void> {
-    for (const record of records) await repository.insert(record, uniquenessKey(record.value));
+    for (const record of records) await repository.insert(creationOf(workSchedule, record), uniquenessKey(record.value));
   }
 
   it('stores the folded text beside the text, on insert and on update', async () => {
     const { repository, name } = await emptyRepository();
     const record = buildRecord(workSchedule, { text: 'Manutenção  ELÉTRICA' });
-    await repository.insert(record, uniquenessKey(record.value));
+    await repository.insert(creationOf(workSchedule, record), uniquenessKey(record.value));
     const stored = () => collections.db().collection<RecordDocument>(name).findOne({ _id: { $exists: true } });
     await expect(stored()).resolves.toMatchObject({ value: 'Manutenção  ELÉTRICA', folded: 'manutencao eletrica' });
 
-    const change = { text: 'Ação Noturna', key: uniquenessKey('Ação Noturna'), updatedAt: new Date(record.updatedAt.getTime() + 1) };
-    await repository.update(record.id, change, record.updatedAt);
+    const updated = { ...record, value: 'Ação Noturna', updatedAt: new Date(record.updatedAt.getTime() + 1) };
+    await repository.update(updateOf(workSchedule, record, updated), uniquenessKey('Ação Noturna'));
     await expect(stored()).resolves.toMatchObject({ value: 'Ação Noturna', folded: foldText('Ação Noturna') });
   });
 

@@ -1,16 +1,24 @@
-import { uniquenessKey, workSchedule, WorkplanError, type RecordKind } from '@workplan/core';
+import { creationOf, deletionOf, updateOf, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord, describeRecordRepositoryContract } from '@workplan/testing';
 import { MongoClient, UUID, type CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MongoChangeLog } from './mongo-change-log.js';
 import { MongoRecordRepository } from './mongo-repository.js';
+import { type MongoStorage } from './mongo-storage.js';
 import { type RecordDocument } from './record-document.js';
+import { useTestStorages } from './test-support/test-storages.js';
 import { type ClaimDocument } from './write-claims.js';
 
+/** `record` with the text `text`, a millisecond later. */
+function edited(record: CatalogRecord<'value'>, text: string): CatalogRecord<'value'> {
+  return { ...record, value: text, updatedAt: new Date(record.updatedAt.getTime() + 1) };
+}
+
 await describeWithTestDatabase('MongoRecordRepository', (database) => {
+  const storages = useTestStorages(database);
   let client: MongoClient;
   const commands: string[] = [];
-  let collections = 0;
 
   beforeAll(async () => {
     // Command monitoring lets a test see whether the repository asked the server at all.
@@ -21,22 +29,19 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
     await client.close();
   });
 
-  /** A repository over a collection no other test touches, with its indexes in place. */
-  async function emptyRepository<F extends string>(kind: RecordKind<F>): Promise<MongoRecordRepository<F>> {
-    collections += 1;
-    const collection = client.db().collection<RecordDocument>(`${kind.name}_${collections}`);
-    const claims = client.db().collection<ClaimDocument>(`${kind.name}_${collections}.claims`);
-    const repository = new MongoRecordRepository({ kind, collection, claims });
-    await repository.ensureIndexes();
-    return repository;
+  describeRecordRepositoryContract('mongodb', async () => (await storages.fresh()).storage);
+
+  /** A fresh storage, and its database seen through the test's own client. */
+  async function freshStorage(): Promise<{ storage: MongoStorage; db: ReturnType<MongoClient['db']> }> {
+    const { storage, dbName } = await storages.fresh();
+    return { storage, db: client.db(dbName) };
   }
 
-  describeRecordRepositoryContract('mongodb', emptyRepository);
-
-  it('lets exactly one of 50 concurrent inserts of one key win, and names it to the others', async () => {
-    const repository = await emptyRepository(workSchedule);
+  it('lets exactly one of 50 concurrent inserts of one key win, names it to the others, and keeps its change alone', async () => {
+    const { storage } = await freshStorage();
+    const repository = storage.repositories.workSchedules;
     const attempts = Array.from({ length: 50 }, () => buildRecord(workSchedule, { text: '12x36' }));
-    const results = await Promise.allSettled(attempts.map((r) => repository.insert(r, uniquenessKey(r.value))));
+    const results = await Promise.allSettled(attempts.map((r) => repository.insert(creationOf(workSchedule, r), uniquenessKey(r.value))));
 
     const winners = attempts.filter((_, i) => results[i]?.status === 'fulfilled');
     expect(winners).toHaveLength(1);
@@ -46,70 +51,101 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
       expect(loser.reason).toMatchObject({ existingId: winners[0]?.id });
     }
     await expect(repository.list({ skip: 0, limit: 100 })).resolves.toEqual(winners);
+    const feed = await storage.changes.read(0, 100);
+    expect(feed.map((change) => [change.action, change.data])).toEqual([['create', winners[0]]]);
   });
 
   it('waits out a claim another writer holds on the expected state, and takes over one left behind past its lease', async () => {
-    const repository = await emptyRepository(workSchedule);
-    const claims = client.db().collection<ClaimDocument>(`workSchedule_${collections}.claims`);
+    const { storage, db } = await freshStorage();
+    const repository = storage.repositories.workSchedules;
+    const claims = db.collection<ClaimDocument>('workSchedules.claims');
     const record = buildRecord(workSchedule, { text: 'reivindicado' });
-    await repository.insert(record, uniquenessKey(record.value));
+    await repository.insert(creationOf(workSchedule, record), uniquenessKey(record.value));
     const claim = `${record.id}@${record.updatedAt.getTime()}`;
-    const change = { text: 'novo', key: 'novo', updatedAt: new Date(record.updatedAt.getTime() + 1) };
+    const update = updateOf(workSchedule, record, edited(record, 'novo'));
 
     await claims.insertOne({ _id: claim, claimedAt: new Date() });
-    await expect(repository.update(record.id, change, record.updatedAt)).resolves.toBeUndefined();
-    await expect(repository.delete(record.id, record.updatedAt)).resolves.toBe(false);
+    await expect(repository.update(update, 'novo')).resolves.toBeUndefined();
+    await expect(repository.delete(deletionOf(workSchedule, record, new Date()))).resolves.toBeUndefined();
     await expect(repository.findById(record.id)).resolves.toEqual(record);
 
     await claims.updateOne({ _id: claim }, { $set: { claimedAt: new Date(Date.now() - 60_000) } });
-    await expect(repository.update(record.id, change, record.updatedAt)).resolves.toEqual({ ...record, value: 'novo', updatedAt: change.updatedAt });
+    await expect(repository.update(update, 'novo')).resolves.toEqual({ id: '2', ...update });
     // The successor is released after the write; the claim left behind stays, harmless, as the record moved on.
     await expect(claims.find({}).toArray()).resolves.toEqual([{ _id: claim, claimedAt: expect.any(Date) as unknown }]);
+    await expect(storage.changes.read(0, 10)).resolves.toEqual([expect.objectContaining({ action: 'create' }), { id: '2', ...update }]);
   });
 
-  it('hostile 1: ends every create of one value as created or conflict under create/delete churn, never a raw error', async () => {
-    const repository = await emptyRepository(workSchedule);
+  it('hostile 1: ends every create of one value as created or conflict under create/delete churn, never a raw error, and keeps each success alone', async () => {
+    const { storage } = await freshStorage();
+    const repository = storage.repositories.workSchedules;
     const failures: unknown[] = [];
-    let created = 0;
+    let written = 0;
     const worker = async () => {
-      for (let round = 0; round < 25; round += 1) {
+      for (let round = 0; round < 5; round += 1) {
         const record = buildRecord(workSchedule, { text: 'rotativo' });
         try {
-          await repository.insert(record, 'rotativo');
-          created += 1;
-          await repository.delete(record.id);
+          await repository.insert(creationOf(workSchedule, record), 'rotativo');
+          written += 1;
+          await repository.delete(deletionOf(workSchedule, record, new Date()));
+          written += 1;
         } catch (error) {
           if (!(WorkplanError.is(error) && error.kind === 'conflict')) failures.push(error);
         }
       }
     };
-    await Promise.all(Array.from({ length: 20 }, worker));
+    await Promise.all(Array.from({ length: 8 }, worker));
     expect(failures).toEqual([]);
-    expect(created).toBeGreaterThan(0);
+    expect(written).toBeGreaterThan(0);
+    const feed = await storage.changes.read(0, 1000);
+    expect(feed).toHaveLength(written);
+    const numbers = feed.map((change) => Number(change.id));
+    expect(numbers).toEqual([...new Set(numbers)].sort((a, b) => a - b));
+    for (const [i, change] of feed.entries()) {
+      if (change.action === 'delete') expect(feed.slice(0, i).some((c) => c.action === 'create' && c.recordId === change.recordId)).toBe(true);
+    }
   });
 
   it('asks the server nothing for an id that is not a lowercase canonical UUID', async () => {
-    const repository = await emptyRepository(workSchedule);
+    const db = client.db(`${database.dbName}_uuids`);
+    const changes = new MongoChangeLog({
+      collections: {
+        changes: db.collection('changes'),
+        outcomes: db.collection('changes.outcomes'),
+        deletions: db.collection('changes.deletions'),
+        pruned: db.collection('changes.pruned'),
+      },
+      records: () => db.collection<RecordDocument>('workSchedules'),
+      timeoutMS: 2000,
+      leaseMs: 30_000,
+    });
+    const repository = new MongoRecordRepository({
+      kind: workSchedule,
+      collection: db.collection<RecordDocument>('workSchedules'),
+      claims: db.collection<ClaimDocument>('workSchedules.claims'),
+      protocol: changes.protocol,
+    });
     const record = buildRecord(workSchedule, { text: 'Noturno' });
-    await repository.insert(record, uniquenessKey(record.value));
-    const change = { text: 'Diurno', key: 'diurno', updatedAt: new Date() };
+    await repository.insert(creationOf(workSchedule, record), uniquenessKey(record.value));
     commands.length = 0;
 
     for (const id of [record.id.toUpperCase(), 'not a uuid', `${record.id} `, '{$ne: null}']) {
+      const other = { ...record, id };
       await expect(repository.findById(id)).resolves.toBeUndefined();
-      await expect(repository.update(id, change)).resolves.toBeUndefined();
-      await expect(repository.delete(id)).resolves.toBe(false);
+      await expect(repository.update(updateOf(workSchedule, other, edited(other, 'Diurno')), 'diurno')).resolves.toBeUndefined();
+      await expect(repository.delete(deletionOf(workSchedule, other, new Date()))).resolves.toBeUndefined();
     }
     expect(commands).toEqual([]);
     await expect(repository.findById(record.id)).resolves.toEqual(record);
+    await db.dropDatabase();
   });
 
-  it('stores the documented shape: a BSON UUID _id, the text under its field, its folded text, the key and dates', async () => {
-    const repository = await emptyRepository(workSchedule);
+  it('stores the documented shape: a BSON UUID _id, the text under its field, its folded text, the key, dates and the last change', async () => {
+    const { storage, db } = await freshStorage();
     const record = buildRecord(workSchedule, { text: 'Turno  da NOITE' });
-    await repository.insert(record, uniquenessKey(record.value));
+    await storage.repositories.workSchedules.insert(creationOf(workSchedule, record), uniquenessKey(record.value));
 
-    const stored = await client.db().collection<RecordDocument>(`workSchedule_${collections}`).findOne({});
+    const stored = await db.collection<RecordDocument>('workSchedules').findOne({});
     expect(stored?._id.sub_type).toBe(4);
     expect(stored).toEqual({
       _id: new UUID(record.id),
@@ -118,14 +154,14 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
       key: 'turno da noite',
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
+      change: 1,
     });
   });
 
   it('creates its indexes again without complaint', async () => {
-    const repository = await emptyRepository(workSchedule);
-    await expect(repository.ensureIndexes()).resolves.toBeUndefined();
-    await expect(repository.ensureIndexes()).resolves.toBeUndefined();
-    const indexes = await client.db().collection(`workSchedule_${collections}`).indexes();
+    const { storage, db } = await freshStorage();
+    await expect(storage.ensureIndexes()).resolves.toBeUndefined();
+    const indexes = await db.collection('workSchedules').indexes();
     expect(indexes).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: 'key_unique', key: { key: 1 }, unique: true }),

@@ -1,7 +1,8 @@
-import { workSchedule, WorkplanError, uniquenessKey } from '@workplan/core';
+import { creationOf, deletionOf, updateOf, workSchedule, WorkplanError, uniquenessKey } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { MongoServerError, UUID, type Collection, type Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { ChangeProtocol } from './change-protocol.js';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
 import { type ClaimDocument } from './write-claims.js';
@@ -26,20 +27,40 @@ function churningCollection(vanishings: number, holder: string): Collection<Reco
 // Inserts never reach a conditional write here, so the claims collection is never used.
 const claims = undefined as unknown as Collection<ClaimDocument>;
 
+/** A collection that takes every insert and holds nothing: a change log with no other writer. */
+function acceptingCollection<T extends Document>(): Collection<T> {
+  const cursor = { sort: () => cursor, limit: () => cursor, toArray: () => Promise.resolve([]) };
+  const fake = { insertOne: () => Promise.resolve({}), find: () => cursor, findOne: () => Promise.resolve(null) };
+  return fake as unknown as Collection<T>;
+}
+
+/** The change protocol over `collection()`'s collections. */
+function protocolOver(collection: () => Collection): ChangeProtocol {
+  return new ChangeProtocol({
+    collections: { changes: collection(), outcomes: collection(), deletions: collection(), pruned: collection() } as never,
+    records: () => collection() as unknown as Collection<RecordDocument>,
+    leaseMs: 30_000,
+    timeoutMS: 2000,
+    onCommit: () => undefined,
+  });
+}
+
 describe('MongoRecordRepository under create/delete churn', () => {
   it('hostile 1: a create that keeps losing to a holder deleted before the look-up ends as a conflict, never the raw driver error', async () => {
     const holder = '0190a000-0000-7000-8000-0000000000aa';
-    const repository = new MongoRecordRepository({ kind: workSchedule, collection: churningCollection(20, holder), claims });
+    const protocol = protocolOver(acceptingCollection);
+    const repository = new MongoRecordRepository({ kind: workSchedule, collection: churningCollection(20, holder), claims, protocol });
     const record = buildRecord(workSchedule, { text: '12x36' });
-    await expect(repository.insert(record, uniquenessKey('12x36'))).rejects.toSatisfy(
+    await expect(repository.insert(creationOf(workSchedule, record), uniquenessKey('12x36'))).rejects.toSatisfy(
       (error: unknown) => WorkplanError.is(error) && error.kind === 'conflict' && error.existingId === holder,
     );
   });
 
   it('hostile 1: a race that never settles is an outage to the caller, not an internal error', async () => {
-    const repository = new MongoRecordRepository({ kind: workSchedule, collection: churningCollection(Infinity, ''), claims });
+    const protocol = protocolOver(acceptingCollection);
+    const repository = new MongoRecordRepository({ kind: workSchedule, collection: churningCollection(Infinity, ''), claims, protocol });
     const record = buildRecord(workSchedule, { text: '12x36' });
-    await expect(repository.insert(record, uniquenessKey('12x36'))).rejects.toSatisfy(
+    await expect(repository.insert(creationOf(workSchedule, record), uniquenessKey('12x36'))).rejects.toSatisfy(
       (error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable',
     );
   });
@@ -78,22 +99,21 @@ describe('MongoRecordRepository over a server that never answers', () => {
     kind: workSchedule,
     collection: frozenCollection<RecordDocument>(),
     claims: frozenCollection<ClaimDocument>(),
+    protocol: protocolOver(frozenCollection),
     timeoutMS,
   });
   const record = buildRecord(workSchedule, { text: 'parado' });
-  const change = { text: 'x', key: 'x', updatedAt: new Date() };
+  const updated = { ...record, value: 'x', updatedAt: new Date(record.updatedAt.getTime() + 1) };
 
   it.each([
-    ['insert', () => repository.insert(record, 'parado')],
+    ['insert', () => repository.insert(creationOf(workSchedule, record), 'parado')],
     ['findById', () => repository.findById(record.id)],
     ['list', () => repository.list({ skip: 0, limit: 10 })],
     ['query', () => repository.query({ search: 'parado', order: { field: 'text', descending: true }, skip: 0, limit: 10, count: false })],
     ['query with its count', () => repository.query({ order: { field: 'createdAt', descending: false }, skip: 0, limit: 10, count: true })],
     ['count', () => repository.count()],
-    ['update', () => repository.update(record.id, change)],
-    ['update on condition', () => repository.update(record.id, change, record.updatedAt)],
-    ['delete', () => repository.delete(record.id)],
-    ['delete on condition', () => repository.delete(record.id, record.updatedAt)],
+    ['update', () => repository.update(updateOf(workSchedule, record, updated), 'x')],
+    ['delete', () => repository.delete(deletionOf(workSchedule, record, new Date()))],
     ['ensureIndexes', () => repository.ensureIndexes()],
   ])('hostile 4: %s rejects with storageUnavailable once timeoutMS has passed', async (_name, call) => {
     const started = performance.now();
@@ -108,6 +128,7 @@ describe('MongoRecordRepository reads called off by their caller', () => {
     kind: workSchedule,
     collection: frozenCollection<RecordDocument>(),
     claims: frozenCollection<ClaimDocument>(),
+    protocol: protocolOver(frozenCollection),
   });
   const order = { field: 'updatedAt', descending: false } as const;
 

@@ -1,6 +1,9 @@
 import {
   CREATION_ORDER,
-  WorkplanError,
+  type Change,
+  type Creation,
+  type Deletion,
+  type Update,
   type AbortSignalLike,
   type CatalogRecord,
   type FoundRecords,
@@ -9,14 +12,15 @@ import {
   type RecordKind,
   type RecordQuery,
   type RecordRepository,
-  type TextChange,
 } from '@workplan/core';
-import { type Collection, type Filter, type IndexDescription, type Sort, type UUID } from 'mongodb';
-import { guardDriverCall, isDuplicateKeyError, KEY_INDEX, translateDriverError } from './driver-errors.js';
+import { type Collection, type Filter, type IndexDescription, type Sort } from 'mongodb';
+import { type ChangeProtocol } from './change-protocol.js';
+import { guardDriverCall, KEY_INDEX } from './driver-errors.js';
 import { backfillFoldedText } from './folded-text-backfill.js';
-import { textFields, toDocument, toRecord, type RecordDocument } from './record-document.js';
-import { fromBsonId, toBsonId } from './record-id.js';
+import { toRecord, type RecordDocument } from './record-document.js';
+import { toBsonId } from './record-id.js';
 import { ORDER_INDEXES, pageFilter, searchFilter, sortOf } from './record-query.js';
+import { RecordWrites } from './record-writes.js';
 import { abortableBy, DEFAULT_TIMEOUT_MS, withinTimeLimit } from './time-limit.js';
 import { WriteClaims, type ClaimDocument } from './write-claims.js';
 
@@ -26,25 +30,24 @@ const LIST_ORDER = sortOf(CREATION_ORDER);
 /** Uniqueness of the key, and each order served without an in-memory sort. */
 const INDEXES: readonly IndexDescription[] = [{ key: { key: 1 }, name: KEY_INDEX, unique: true }, ...ORDER_INDEXES];
 
-// A key's holder can be deleted between the duplicate-key error and the look-up; then the
-// write is tried again. Each retry means another writer took and gave up the key, so a
-// create racing deletes ends as created or as a conflict; only a race that never settles
-// within this many tries is answered as an outage (never the raw driver error, a 500).
-const ATTEMPTS_ON_VANISHED_HOLDER = 50;
-
 export interface MongoRecordRepositoryOptions<F extends string> {
   readonly kind: RecordKind<F>;
   /** The collection holding this kind alone, such as `workSchedules`. */
   readonly collection: Collection<RecordDocument>;
   /** Where conditional writes claim the state they expect, such as `workSchedules.claims`. */
   readonly claims: Collection<ClaimDocument>;
+  /** Where each write keeps its change, and how (change-protocol.ts). */
+  readonly protocol: ChangeProtocol;
   /** The longest one call may take, all its round trips together; default 2000. */
   readonly timeoutMS?: number;
+  /** How long a write with no answer may still land; default `leaseOf(timeoutMS)`. */
+  readonly leaseMs?: number;
 }
 
 /**
- * Records of one kind in one MongoDB collection. The unique index on `key` enforces
- * uniqueness, so concurrent writers cannot both win. Each call, all its round trips
+ * Records of one kind in one MongoDB collection, each write kept with its change
+ * (record-writes.ts). The unique index on `key` enforces uniqueness, so concurrent writers
+ * cannot both win. Each call, all its round trips
  * together, takes `timeoutMS` at most; driver outages and calls that run out of time
  * reject with `WorkplanError.storageUnavailable`.
  */
@@ -52,13 +55,15 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   readonly kind: RecordKind<F>;
   readonly #collection: Collection<RecordDocument>;
   readonly #claims: WriteClaims;
+  readonly #writes: RecordWrites<F>;
   readonly #timeoutMS: number;
 
   constructor(options: MongoRecordRepositoryOptions<F>) {
     this.kind = options.kind;
     this.#collection = options.collection;
     this.#timeoutMS = options.timeoutMS ?? DEFAULT_TIMEOUT_MS;
-    this.#claims = new WriteClaims(options.claims, this.#timeoutMS);
+    this.#claims = new WriteClaims(options.claims, this.#timeoutMS, options.leaseMs);
+    this.#writes = new RecordWrites({ kind: this.kind, collection: this.#collection, claims: this.#claims, protocol: options.protocol });
   }
 
   /**
@@ -75,23 +80,12 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     await backfillFoldedText(this.kind, this.#collection, this.#claims, this.#timeoutMS);
   }
 
-  async insert(record: CatalogRecord<F>, key: string): Promise<void> {
-    const document = toDocument(this.kind, record, key);
-    await this.#withinTime((signal) => this.#claimingKey(key, signal, () => this.#collection.insertOne(document, abortableBy(signal, {}))));
+  async insert(creation: Creation<F>, key: string): Promise<Change<F>> {
+    return this.#withinTime((signal) => this.#writes.insert(creation, key, signal));
   }
 
-  async update(id: string, change: TextChange, expectedUpdatedAt?: Date): Promise<CatalogRecord<F> | undefined> {
-    const filter = filterOf(id, expectedUpdatedAt);
-    if (filter === undefined) return undefined;
-    const $set = { ...textFields(this.kind, change.text), key: change.key, updatedAt: change.updatedAt };
-    const updated = await this.#withinTime((signal) =>
-      this.#conditionally(id, expectedUpdatedAt, signal, () =>
-        this.#claimingKey(change.key, signal, () =>
-          this.#collection.findOneAndUpdate(filter, { $set }, abortableBy(signal, { returnDocument: 'after' as const })),
-        ),
-      ),
-    );
-    return updated === null || updated === undefined ? undefined : toRecord(this.kind, updated);
+  async update(update: Update<F>, key: string): Promise<Change<F> | undefined> {
+    return this.#withinTime((signal) => this.#writes.update(update, key, signal));
   }
 
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
@@ -129,15 +123,8 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     return this.#count({}, options);
   }
 
-  async delete(id: string, expectedUpdatedAt?: Date): Promise<boolean> {
-    const filter = filterOf(id, expectedUpdatedAt);
-    if (filter === undefined) return false;
-    const result = await this.#withinTime((signal) =>
-      this.#conditionally(id, expectedUpdatedAt, signal, () =>
-        guardDriverCall(() => this.#collection.deleteOne(filter, abortableBy(signal, {}))),
-      ),
-    );
-    return result?.deletedCount === 1;
+  async delete(deletion: Deletion<F>): Promise<Change<F> | undefined> {
+    return this.#withinTime((signal) => this.#writes.delete(deletion, signal));
   }
 
   /** The page of the documents matching `filter` in `sort`, as records. */
@@ -170,38 +157,4 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
   async #withinTime<T>(call: (signal: AbortSignal) => Promise<T>, caller?: AbortSignalLike): Promise<T> {
     return withinTimeLimit(this.#timeoutMS, caller, call);
   }
-
-  /** Runs a write whose filter expects `expectedUpdatedAt` holding the claim on that state; unconditional writes run as they are. */
-  async #conditionally<T>(
-    id: string,
-    expectedUpdatedAt: Date | undefined,
-    signal: AbortSignal,
-    write: () => Promise<T>,
-  ): Promise<T | undefined> {
-    return expectedUpdatedAt === undefined ? write() : this.#claims.exclusively(id, expectedUpdatedAt, signal, write);
-  }
-
-  /** Runs a write that sets `key`; when another record holds it, rejects with a conflict naming that record. */
-  async #claimingKey<T>(key: string, signal: AbortSignal, write: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await write();
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw translateDriverError(error);
-        const holder = await guardDriverCall(() => this.#collection.findOne({ key }, { projection: { _id: 1 }, signal }));
-        if (holder !== null) throw WorkplanError.conflict(fromBsonId(holder._id));
-        if (attempt === ATTEMPTS_ON_VANISHED_HOLDER) throw WorkplanError.storageUnavailable(error);
-      }
-    }
-  }
-}
-
-/**
- * The filter of a write to the record with `id`, also matching `expectedUpdatedAt` when
- * given, so the server checks and writes in one step; `undefined` for an id no record can have.
- */
-function filterOf(id: string, expectedUpdatedAt: Date | undefined): { _id: UUID; updatedAt?: Date } | undefined {
-  const _id = toBsonId(id);
-  if (_id === undefined) return undefined;
-  return expectedUpdatedAt === undefined ? { _id } : { _id, updatedAt: expectedUpdatedAt };
 }

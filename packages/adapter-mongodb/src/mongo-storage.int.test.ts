@@ -1,4 +1,4 @@
-import { costCenter, uniquenessKey, workSchedule } from '@workplan/core';
+import { costCenter, creationOf, uniquenessKey, workSchedule } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { MongoClient } from 'mongodb';
@@ -37,13 +37,15 @@ await describeWithTestDatabase('MongoStorage', (database) => {
         'updatedAt_id',
       ]);
     }
+    const changeIndexes = await client.db().collection('changes').indexes();
+    expect(changeIndexes.map((index) => index.name).sort()).toEqual(['_id_', 'record_changes']);
   });
 
   it('keeps each kind in its own collection of the database the URI names', async () => {
     const schedule = buildRecord(workSchedule, { text: '6x1' });
     const center = buildRecord(costCenter, { text: 'Financeiro' });
-    await storage.repositories.workSchedules.insert(schedule, uniquenessKey(schedule.value));
-    await storage.repositories.costCenters.insert(center, uniquenessKey(center.title));
+    await storage.repositories.workSchedules.insert(creationOf(workSchedule, schedule), uniquenessKey(schedule.value));
+    await storage.repositories.costCenters.insert(creationOf(costCenter, center), uniquenessKey(center.title));
 
     const db = client.db(database.dbName);
     await expect(db.collection('workSchedules').findOne({}, { projection: { _id: 0 } })).resolves.toEqual({
@@ -52,6 +54,7 @@ await describeWithTestDatabase('MongoStorage', (database) => {
       key: '6x1',
       createdAt: schedule.createdAt,
       updatedAt: schedule.updatedAt,
+      change: 1,
     });
     await expect(db.collection('costCenters').findOne({}, { projection: { _id: 0, title: 1, key: 1 } })).resolves.toEqual(
       { title: 'Financeiro', key: 'financeiro' },

@@ -1,10 +1,13 @@
 import { repositoriesOf, WorkplanError, type Repositories } from '@workplan/core';
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type Collection, type Db } from 'mongodb';
+import { type ChangeDocument, type OutcomeDocument } from './change-document.js';
+import { type DeletionDocument, type ProtocolStep, type PrunedDocument } from './change-protocol.js';
+import { MongoChangeLog } from './mongo-change-log.js';
 import { MongoHitCounter, type HitDocument } from './mongo-hit-counter.js';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
 import { DEFAULT_TIMEOUT_MS, withinTimeLimit } from './time-limit.js';
-import { type ClaimDocument } from './write-claims.js';
+import { leaseOf, type ClaimDocument } from './write-claims.js';
 
 export interface MongoStorageOptions {
   /** A MongoDB connection string, such as `mongodb://mongo:27017/workplan`. */
@@ -16,6 +19,17 @@ export interface MongoStorageOptions {
    * take before rejecting with `storageUnavailable`; default 2000.
    */
   readonly timeoutMS?: number;
+  /**
+   * How long a write sent may still land, after which another writer or a reader may
+   * assume it did not (write claims, undecided changes); default 30 s, or twice the time
+   * limit if longer. Only tests shorten it.
+   */
+  readonly leaseMs?: number;
+  /**
+   * Called after each step of a recorded write: only for tests that end the process between
+   * two steps, or (by throwing) end the write there as a server that stops answering would.
+   */
+  readonly afterStep?: (step: ProtocolStep) => void;
 }
 
 /**
@@ -28,6 +42,8 @@ export class MongoStorage {
   readonly repositories: Repositories;
   /** The rate limiter's counts, in `rateLimitHits`, shared by every instance using the database. */
   readonly hitCounter: MongoHitCounter;
+  /** The changes both repositories committed, in `changes` and the collections beside it (docs/storage.md). */
+  readonly changes: MongoChangeLog;
   readonly #indexed: MongoRecordRepository<string>[] = [];
   readonly #client: MongoClient;
   readonly #db: Db;
@@ -49,12 +65,34 @@ export class MongoStorage {
     });
     this.#timeoutMS = timeoutMS;
     this.#db = this.#client.db(options.dbName);
+    const leaseMs = options.leaseMs ?? leaseOf(timeoutMS);
+    const recordCollections = new Map<string, Collection<RecordDocument>>();
+    this.changes = new MongoChangeLog({
+      collections: {
+        changes: this.#db.collection<ChangeDocument>('changes'),
+        outcomes: this.#db.collection<OutcomeDocument>('changes.outcomes'),
+        deletions: this.#db.collection<DeletionDocument>('changes.deletions'),
+        pruned: this.#db.collection<PrunedDocument>('changes.pruned'),
+      },
+      records: (kind) => {
+        const collection = recordCollections.get(kind);
+        if (collection === undefined) throw new TypeError(`no collection keeps the kind ${JSON.stringify(kind)}`);
+        return collection;
+      },
+      timeoutMS,
+      leaseMs,
+      afterStep: options.afterStep,
+    });
     this.repositories = repositoriesOf((kind, name) => {
+      const collection = this.#db.collection<RecordDocument>(name);
+      recordCollections.set(kind.name, collection);
       const repository = new MongoRecordRepository({
         kind,
-        collection: this.#db.collection<RecordDocument>(name),
+        collection,
         claims: this.#db.collection<ClaimDocument>(`${name}.claims`),
+        protocol: this.changes.protocol,
         timeoutMS,
+        leaseMs,
       });
       this.#indexed.push(repository);
       return repository;
@@ -64,7 +102,11 @@ export class MongoStorage {
 
   /** Creates every collection's indexes; idempotent. */
   async ensureIndexes(): Promise<void> {
-    await Promise.all([...this.#indexed.map((repository) => repository.ensureIndexes()), this.hitCounter.ensureIndexes()]);
+    await Promise.all([
+      ...this.#indexed.map((repository) => repository.ensureIndexes()),
+      this.changes.ensureIndexes(),
+      this.hitCounter.ensureIndexes(),
+    ]);
   }
 
   /** Resolves when the server answers a ping in time; rejects with `storageUnavailable` otherwise. */

@@ -7,7 +7,8 @@ import { fromBsonId, toBsonId } from './record-id.js';
  * `title`) so the collection reads like the API; `key` is what the unique index holds;
  * `folded` is the text as searches and the text order compare it (core's `foldText`), as
  * MongoDB has no collation that folds accents and FerretDB has no collation at all.
- * Documents written before `folded` was kept lack it until the start-up backfill.
+ * Documents written before `folded` was kept lack it until the start-up backfill. `change`
+ * is the number of the last change written to the record (change-protocol.ts).
  */
 export interface RecordDocument {
   _id: UUID;
@@ -15,6 +16,7 @@ export interface RecordDocument {
   folded?: string;
   createdAt: Date;
   updatedAt: Date;
+  change?: number;
   [field: string]: unknown;
 }
 

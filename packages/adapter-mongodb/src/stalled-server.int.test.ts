@@ -1,10 +1,11 @@
-import { workSchedule } from '@workplan/core';
+import { creationOf, workSchedule } from '@workplan/core';
 import { ferretdbBinary, OwnFerretDb } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { MongoClient, type ConnectionClosedEvent } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
+import { changeLogBeside } from './test-support/test-collections.js';
 import { type ClaimDocument } from './write-claims.js';
 
 const ferretdb = ferretdbBinary('the stalled-server test');
@@ -18,15 +19,17 @@ describe.skipIf(ferretdb === undefined)('MongoRecordRepository over a server tha
     client.on('connectionClosed', (event: ConnectionClosedEvent) => closed.push(event.reason));
     try {
       // A time limit far beyond the test's: only the signal can end these reads.
+      const collection = client.db().collection<RecordDocument>('workSchedules');
       const repository = new MongoRecordRepository({
         kind: workSchedule,
-        collection: client.db().collection<RecordDocument>('workSchedules'),
+        collection,
         claims: client.db().collection<ClaimDocument>('workSchedules.claims'),
+        protocol: changeLogBeside(client.db(), 'workSchedules', collection).protocol,
         timeoutMS: 60_000,
       });
       await repository.ensureIndexes();
       const record = buildRecord(workSchedule, { text: 'congelado' });
-      await repository.insert(record, 'congelado');
+      await repository.insert(creationOf(workSchedule, record), 'congelado');
       // Two reads at once leave two open connections in the pool, one for each read below.
       await expect(Promise.all([repository.list({ skip: 0, limit: 10 }), repository.findById(record.id)])).resolves.toEqual([[record], record]);
 

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { workSchedule, WorkplanError } from '@workplan/core';
+import { creationOf, deletionOf, updateOf, workSchedule, WorkplanError } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, MongoStorage } from './mongo-storage.js';
@@ -51,16 +51,18 @@ describe('MongoDB storage with no server', () => {
 
   it('rejects every repository operation with storageUnavailable', async () => {
     const record = buildRecord(workSchedule);
-    const change = { text: 'x', key: 'x', updatedAt: new Date() };
+    const updated = { ...record, value: 'x', updatedAt: new Date(record.updatedAt.getTime() + 1) };
     const results = await Promise.allSettled([
-      storage.repositories.workSchedules.insert(record, 'x'),
-      storage.repositories.workSchedules.update(record.id, change),
+      storage.repositories.workSchedules.insert(creationOf(workSchedule, record), 'x'),
+      storage.repositories.workSchedules.update(updateOf(workSchedule, record, updated), 'x'),
       storage.repositories.workSchedules.findById(record.id),
       storage.repositories.workSchedules.list({ skip: 0, limit: 10 }),
-      storage.repositories.workSchedules.delete(record.id),
+      storage.repositories.workSchedules.delete(deletionOf(workSchedule, record, new Date())),
+      storage.changes.read(0, 10),
+      storage.changes.history(workSchedule.name, record.id),
       storage.ensureIndexes(),
     ]);
     const unavailable = results.map((result) => result.status === 'rejected' && isStorageUnavailable(result.reason));
-    expect(unavailable).toEqual([true, true, true, true, true, true]);
+    expect(unavailable).toEqual([true, true, true, true, true, true, true, true]);
   });
 });

@@ -46,11 +46,14 @@ export class WriteClaims {
   readonly #heldForMs: number;
   readonly #leaseMs: number;
 
-  /** Claims in `collection`, taken by writers whose calls last `timeoutMS` at most. */
-  constructor(collection: Collection<ClaimDocument>, timeoutMS: number) {
+  /**
+   * Claims in `collection`, taken by writers whose calls last `timeoutMS` at most, and
+   * superseded after `leaseMs` (by default `leaseOf(timeoutMS)`).
+   */
+  constructor(collection: Collection<ClaimDocument>, timeoutMS: number, leaseMs: number = leaseOf(timeoutMS)) {
     this.#collection = collection;
     this.#heldForMs = timeoutMS + CLOCK_ALLOWANCE_MS;
-    this.#leaseMs = Math.max(MIN_LEASE_MS, 2 * this.#heldForMs);
+    this.#leaseMs = Math.max(leaseMs, this.#heldForMs);
   }
 
   /**
@@ -156,6 +159,14 @@ export class WriteClaims {
   async #release(claim: string, signal: AbortSignal): Promise<void> {
     await this.#collection.deleteOne({ _id: claim }, abortableBy(signal, {})).catch(() => undefined);
   }
+}
+
+/**
+ * How long after a writer whose calls last `timeoutMS` at most sent a write, that write may
+ * still land (a stalled server wakes): until then no one may assume it did not.
+ */
+export function leaseOf(timeoutMS: number): number {
+  return Math.max(MIN_LEASE_MS, 2 * (timeoutMS + CLOCK_ALLOWANCE_MS));
 }
 
 /** The claim on one state of a record: its id and the `updatedAt` expected, in milliseconds. */

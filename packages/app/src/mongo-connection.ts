@@ -47,7 +47,7 @@ export class MongoConnection implements StorageLifecycle {
     // Every argument is passed on as given: dropping one, such as an update's expected
     // updatedAt, would type-check and silently turn a conditional write into a blind one.
     return {
-      insert: async (...args) => { ready(); await repository.insert(...args); },
+      insert: async (...args) => { ready(); return repository.insert(...args); },
       update: async (...args) => { ready(); return repository.update(...args); },
       findById: async (...args) => { ready(); return repository.findById(...args); },
       list: async (...args) => { ready(); return repository.list(...args); },

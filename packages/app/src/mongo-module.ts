@@ -8,7 +8,7 @@ import { ids } from './identifiers.js';
 import { MongoConnection } from './mongo-connection.js';
 import { describeFailure } from './mongo-failure.js';
 
-/** MongoDB: one client for both repositories, gated until its indexes exist. */
+/** MongoDB: one client for both repositories and their change log, the repositories gated until their indexes exist. */
 export function mongoStorageModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     const storage = new MongoStorage({
@@ -30,6 +30,9 @@ export function mongoStorageModule(config: Config): ContainerModule {
     bind(ids.hitCounter).toConstantValue(storage.hitCounter);
     // No delivery ledger on this storage yet: WEBHOOKS_FILE is refused at start.
     bind(ids.deliveryLedger).toConstantValue(null);
+    // Not gated: a read of the log needs no index to be right, and fails as an outage while
+    // the server cannot be reached, as a gated call would.
+    bind(ids.changes).toConstantValue(storage.changes);
     bind(ids.repositories).toResolvedValue(
       (c) => wrapRepositories(storage.repositories, (repository) => c.gate(repository)),
       [connection],

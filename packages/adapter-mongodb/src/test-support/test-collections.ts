@@ -2,14 +2,31 @@ import { type RecordKind } from '@workplan/core';
 import { type TestDatabase } from '@workplan/testing/mongodb';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import { afterAll, beforeAll } from 'vitest';
+import { MongoChangeLog } from '../mongo-change-log.js';
 import { type RecordDocument } from '../record-document.js';
 import { type ClaimDocument } from '../write-claims.js';
 
-/** A kind's collection that no other test touches, and the claims collection beside it. */
+/** A kind's collection that no other test touches, and the claims collection and change log beside it. */
 export interface TestCollections {
   readonly name: string;
   readonly collection: Collection<RecordDocument>;
   readonly claims: Collection<ClaimDocument>;
+  readonly changes: MongoChangeLog;
+}
+
+/** The change log of the records in `collection`, in collections named after it. */
+export function changeLogBeside(db: Db, name: string, collection: Collection<RecordDocument>): MongoChangeLog {
+  return new MongoChangeLog({
+    collections: {
+      changes: db.collection(`${name}.changes`),
+      outcomes: db.collection(`${name}.changes.outcomes`),
+      deletions: db.collection(`${name}.changes.deletions`),
+      pruned: db.collection(`${name}.changes.pruned`),
+    },
+    records: () => collection,
+    timeoutMS: 2000,
+    leaseMs: 30_000,
+  });
 }
 
 /**
@@ -34,7 +51,8 @@ export function useTestCollections(database: TestDatabase): { db(): Db; fresh(ki
     fresh(kind) {
       made += 1;
       const name = `${kind.name}_${String(made)}`;
-      return { name, collection: db().collection<RecordDocument>(name), claims: db().collection<ClaimDocument>(`${name}.claims`) };
+      const collection = db().collection<RecordDocument>(name);
+      return { name, collection, claims: db().collection<ClaimDocument>(`${name}.claims`), changes: changeLogBeside(db(), name, collection) };
     },
   };
 }

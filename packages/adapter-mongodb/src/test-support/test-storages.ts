@@ -1,0 +1,49 @@
+import { type TestDatabase } from '@workplan/testing/mongodb';
+import { MongoClient } from 'mongodb';
+import { afterAll, afterEach } from 'vitest';
+import { connectMongo, type MongoStorage, type MongoStorageOptions } from '../mongo-storage.js';
+
+// The tests' storages check behaviour, not time limits: files run side by side on a busy
+// machine, where FerretDB may take longer than the app's default to answer.
+const GENEROUS_TIMEOUT_MS = 10_000;
+
+/** Options of the storages a test makes, the database aside. */
+export type TestStorageOptions = Omit<MongoStorageOptions, 'uri' | 'dbName'>;
+
+/**
+ * Call in the body of `describeWithTestDatabase`: `fresh()` connects a storage to a new,
+ * empty database of the file's own (its name plus a number), and `again(storage)` a second
+ * storage to the same database, as another instance of the app would be. Storages are
+ * closed after each test, their databases dropped after the file.
+ */
+export function useTestStorages(database: TestDatabase): {
+  fresh(options?: TestStorageOptions): Promise<{ storage: MongoStorage; dbName: string }>;
+  again(dbName: string, options?: TestStorageOptions): Promise<MongoStorage>;
+} {
+  const open: MongoStorage[] = [];
+  const names: string[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((storage) => storage.close()));
+  });
+  afterAll(async () => {
+    const client = await MongoClient.connect(database.uri);
+    try {
+      for (const name of names) await client.db(name).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  });
+  const again = async (dbName: string, options: TestStorageOptions = {}): Promise<MongoStorage> => {
+    const storage = await connectMongo({ uri: database.uri, dbName, timeoutMS: GENEROUS_TIMEOUT_MS, ...options });
+    open.push(storage);
+    return storage;
+  };
+  return {
+    async fresh(options) {
+      const dbName = `${database.dbName}_${String(names.length + 1)}`;
+      names.push(dbName);
+      return { storage: await again(dbName, options), dbName };
+    },
+    again,
+  };
+}
