@@ -1,7 +1,7 @@
 import { expectAccessible, warnWithoutChromium, withAxe } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { describeInChromium, openConsole, rowsOf, signIn, type OpenedConsole } from './testing/console-session.js';
+import { describeInChromium, isListRead, openConsole, rowsOf, signIn, type OpenedConsole } from './testing/console-session.js';
 
 // The console's list for a clerk's whole day, in Debian's Chromium: a search as you type,
 // columns that order it, the total, "Carregar mais" along the API's cursor, and all of it
@@ -28,7 +28,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await withAxe(page);
     page.on('request', (request) => {
       const asking = new URL(request.url());
-      if (/^\/api\/v1\/(?:costCenters|scales)\b/u.test(asking.pathname)) asked.push(asking);
+      if (/^\/api\/v1\/(?:costCenters|scales)\b/u.test(asking.pathname) && isListRead(asking)) asked.push(asking);
     });
     await signIn(page, opened.url);
   }, 120_000);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { chromiumIsRequired, chromiumPath, hasChromium, warnWithoutChromium, type AppProcess } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiOf, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ConsoleBrowser } from './testing/console-session.js';
+import { apiOf, isListRead, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ConsoleBrowser } from './testing/console-session.js';
 
 // The console's pages, spreadsheets and outages as an operator meets them, in Debian's
 // Chromium against the built app (a page maximum of 20, so a walk takes several pages).
@@ -56,7 +56,10 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       const made = [];
       for (let n = 1; n <= 25; n += 1) made.push(await api.create('costCenter', `Centro ${String(n).padStart(2, '0')}`));
       const asked: string[] = [];
-      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (isListRead(url)) asked.push(url.pathname);
+      });
       await openTab('centros-de-custo', 'Centros de custo');
       await expect.poll(() => costCenters().count()).toBe(10);
       await page.getByText('10 registros exibidos; há mais.').waitFor();
@@ -197,7 +200,10 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       const stored = await api.all('costCenters');
       expect(stored.length).toBeGreaterThan(60); // over three pages of 20
       const asked: string[] = [];
-      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (isListRead(url)) asked.push(url.pathname);
+      });
       const downloading = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Exportar CSV' }).click();
       const download = await downloading;

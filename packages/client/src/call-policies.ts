@@ -68,7 +68,7 @@ function callSignal(signal: AbortSignal | undefined, timeoutMs: number | undefin
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const abort = () => {
       clearTimeout(timer);

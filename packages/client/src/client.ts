@@ -1,4 +1,5 @@
 import { withCallPolicies, type CallDefaults, type CallOptions } from './call-policies.js';
+import { type RecordChange } from './changes.js';
 import { type Transport, type TransportAnswer } from './fetch-transport.js';
 import { listPathOf, pageOfLink, type PageRequest } from './list-request.js';
 
@@ -51,6 +52,8 @@ export interface ResourceClient<F extends string> {
   pages(first?: PageRequest<F>, options?: CallOptions): AsyncGenerator<Page<F>, void>;
   /** Deletes the record; rejects with code `NOT_FOUND` when there is none; with `ifMatch`, only while it is unchanged. */
   delete(id: string, options?: WriteOptions<F>): Promise<void>;
+  /** Every write of the record kept on record, oldest first, also after it was deleted; code `NOT_FOUND` for an id that never existed. */
+  history(id: string, options?: CallOptions): Promise<RecordChange<F>[]>;
 }
 
 // The tag of each record object this client returned; a record's JSON stays as the
@@ -110,5 +113,6 @@ export function resourceClient<F extends string>(send: Transport, { singular, pl
     delete: async (id, options) => {
       await call(options, 'DELETE', one(id), undefined, ifMatchHeader(options));
     },
+    history: async (id, options) => (await call(options, 'GET', `${one(id)}/history`)).data as RecordChange<F>[],
   };
 }

@@ -15,7 +15,7 @@ export interface FailureDetails {
 
 /** A failure the service answered (or an answer that was not the service's envelope). */
 export class WorkplanClientError extends Error {
-  override readonly name = 'WorkplanClientError';
+  override readonly name: string = 'WorkplanClientError';
   /** On `VALIDATION_FAILED`: each field and what is wrong with it; empty otherwise. */
   readonly issues: readonly FieldIssue[];
   /** From `Retry-After` (503, 429): seconds to wait before trying again. */
@@ -40,4 +40,13 @@ export class WorkplanClientError extends Error {
     this.issues = details.issues ?? [];
     this.retryAfterSeconds = details.retryAfterSeconds;
   }
+}
+
+/**
+ * 410 `CURSOR_EXPIRED`: the changes after the `after` asked for are no longer kept (the
+ * service's retention removed them), so a follower has missed some: it must read the lists
+ * again and follow on from a new place. Still a `WorkplanClientError`, with that code.
+ */
+export class CursorExpiredError extends WorkplanClientError {
+  override readonly name: string = 'CursorExpiredError';
 }

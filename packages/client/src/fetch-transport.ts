@@ -1,4 +1,4 @@
-import { WorkplanClientError, type FieldIssue } from './errors.js';
+import { CursorExpiredError, WorkplanClientError, type FieldIssue } from './errors.js';
 
 /** What a transport resolves: the envelope's `data`, the answer's `ETag`, its `Link: rel="next"` target and `X-Total-Count`. */
 export interface TransportAnswer {
@@ -61,7 +61,8 @@ function failureOf(response: Response, envelope: Envelope | undefined): Workplan
     return new WorkplanClientError(response.status, 'UNEXPECTED_RESPONSE', `HTTP ${response.status}`, 'A resposta não é do serviço.', requestId, undefined, details);
   }
   const issues = error.issues === undefined ? {} : { issues: error.issues };
-  return new WorkplanClientError(response.status, error.code, envelope.message ?? '', error.detail, error.requestId, error.existingId, { ...details, ...issues });
+  const Failure = error.code === 'CURSOR_EXPIRED' ? CursorExpiredError : WorkplanClientError;
+  return new Failure(response.status, error.code, envelope.message ?? '', error.detail, error.requestId, error.existingId, { ...details, ...issues });
 }
 
 /** The target of the `rel="next"` link of a `Link` header (RFC 8288), if it has one. */

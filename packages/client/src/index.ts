@@ -1,9 +1,12 @@
 /** @workplan/client: a typed fetch client for the workplan HTTP service, with no dependency; runs in Node and in browsers. */
 import { type CallDefaults, type RetryPolicy } from './call-policies.js';
+import { changesReader, type Change, type ChangesOptions, type ChangesPage } from './changes.js';
 import { resourceClient, type ResourceClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
+import { followChanges, type FollowOptions } from './follow.js';
 
 export { type CallOptions, type RetryNotice, type RetryPolicy } from './call-policies.js';
+export { type Change, type ChangesOptions, type ChangesPage, type ChangesRequest, type RecordChange, type ResourceName } from './changes.js';
 export {
   entityTagOf,
   resourceClient,
@@ -15,8 +18,9 @@ export {
   type WriteOptions,
   type WorkSchedule,
 } from './client.js';
-export { WorkplanClientError, type FailureDetails, type FieldIssue } from './errors.js';
+export { CursorExpiredError, WorkplanClientError, type FailureDetails, type FieldIssue } from './errors.js';
 export { fetchTransport, nextLinkOf, type Transport, type TransportAnswer } from './fetch-transport.js';
+export { type FollowOptions, type FollowRetry } from './follow.js';
 export { type PageRequest, type SortOrder } from './list-request.js';
 
 export interface ClientOptions {
@@ -35,6 +39,10 @@ export interface ClientOptions {
 export interface WorkplanClient {
   readonly scales: ResourceClient<'value'>;
   readonly costCenters: ResourceClient<'title'>;
+  /** A page of the changes of both resources, in the order they were committed; with `wait`, a long poll. */
+  changes(options?: ChangesOptions): Promise<ChangesPage>;
+  /** Every change after `after`, as they are committed, until `signal` aborts; passing failures are ridden out, a `CursorExpiredError` is thrown. */
+  follow(options?: FollowOptions): AsyncGenerator<Change, void>;
 }
 
 /** A client for both resources of the service at `baseUrl`. */
@@ -44,8 +52,11 @@ export function createClient(options: ClientOptions): WorkplanClient {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   };
+  const changes = changesReader(send, defaults);
   return {
     scales: resourceClient<'value'>(send, { singular: 'scale', plural: 'scales' }, defaults),
     costCenters: resourceClient<'title'>(send, { singular: 'costCenter', plural: 'costCenters' }, defaults),
+    changes,
+    follow: (options) => followChanges(changes, options),
   };
 }

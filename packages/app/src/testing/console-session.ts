@@ -11,10 +11,14 @@ import { describe, it } from 'vitest';
 
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 export const consoleKey = 'console-test-key-0123456789';
+/** A colleague's key, named as history shows its writes. */
+export const colleagueKey = 'colleague-test-key-0123456789';
+export const colleagueName = 'Ana';
 
 /** The built app on memory storage, in a scratch directory; a small page maximum, so exports walk several pages. */
 export function runConsoleApp(): AppProcess {
-  const env = { PORT: '0', HOST: '127.0.0.1', API_KEYS: consoleKey, STORAGE: 'memory', LIST_MAX_LIMIT: '20', LOG_LEVEL: 'warn' };
+  const keys = `${consoleKey} name=Operador,${colleagueKey} name=${colleagueName}`;
+  const env = { PORT: '0', HOST: '127.0.0.1', API_KEYS: keys, STORAGE: 'memory', LIST_MAX_LIMIT: '20', LOG_LEVEL: 'warn' };
   return runApp(main, env, { cwd: mkdtempSync(join(tmpdir(), 'workplan-console-')) });
 }
 
@@ -26,10 +30,10 @@ export interface ApiRecord {
   readonly updatedAt: string;
 }
 
-/** The API's own answers, read beside the page: what the console shows must be what is stored. */
-export function apiOf(url: string) {
+/** The API's own answers, read beside the page (with the console's key unless told): what the console shows must be what is stored. */
+export function apiOf(url: string, key = consoleKey) {
   const call = async (method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = { KEY: consoleKey };
+    const headers: Record<string, string> = { KEY: key };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     return { response, json: (await response.json()) as { data?: unknown; error?: { issues?: { message: string }[] } } };
@@ -57,6 +61,15 @@ export function apiOf(url: string) {
       return json.error?.issues?.[0]?.message ?? '';
     },
   };
+}
+
+/**
+ * Whether `url` is one of a list's own reads, and not the console's look for the record
+ * written last, which it makes once per page load to know where to follow the changes from
+ * (packages/console/src/web/live-changes.ts).
+ */
+export function isListRead(url: URL): boolean {
+  return !(url.searchParams.get('sort') === '-updatedAt' && /\/0\/1$/u.test(url.pathname) && !url.searchParams.has('count'));
 }
 
 /** Signs in as an operator would: the key in its field, then "Entrar". */

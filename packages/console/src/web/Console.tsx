@@ -2,6 +2,7 @@ import { createClient, type WorkplanClient } from '@workplan/client';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type Failure } from './failure.js';
 import { KeyForm } from './KeyForm.js';
+import { followLiveChanges } from './live-changes.js';
 import { ResourcePanel } from './ResourcePanel.js';
 import { consoleResources } from './resources.js';
 import { hrefOf, useRoute } from './route.js';
@@ -49,7 +50,16 @@ export function Console() {
     setStatus('');
   };
 
-  if (client === undefined) {
+  // One follower of the feed per key, started with it (the lists wait for it to know where
+  // it starts) and stopped when the key goes.
+  const following = useMemo(() => {
+    if (client === undefined) return undefined;
+    const stop = new AbortController();
+    return { stop, live: followLiveChanges(client, stop.signal, signOut) };
+  }, [client]);
+  useEffect(() => () => { following?.stop.abort(); }, [following]);
+
+  if (client === undefined || following === undefined) {
     return (
       <KeyForm
         refusal={refusal}
@@ -61,7 +71,7 @@ export function Console() {
       />
     );
   }
-  const services: ConsoleServices = { client, refused: signOut, announce: (text) => { announce(text); } };
+  const services: ConsoleServices = { client, refused: signOut, announce: (text) => { announce(text); }, live: following.live };
   return (
     <Services.Provider value={services}>
       <SignedIn onSignOut={() => { signOut(); }} status={status} />

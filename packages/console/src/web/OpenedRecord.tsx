@@ -3,7 +3,7 @@ import { FailureNotice } from './FailureNotice.js';
 import { RecordTable } from './RecordTable.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { hrefOf } from './route.js';
-import { useOperation } from './services.js';
+import { useOperation, useServices } from './services.js';
 import { words } from './texts.js';
 
 interface Props {
@@ -16,6 +16,7 @@ interface Props {
 
 /** The record a link opened (`#/escalas/{id}`), such as the one a conflict named, wherever it is in the list. */
 export function OpenedRecord({ resource, records, id, onChanged, onRemoved }: Props) {
+  const { live } = useServices();
   const reading = useOperation();
   const [record, setRecord] = useState<AnyRecord | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -27,6 +28,16 @@ export function OpenedRecord({ resource, records, id, onChanged, onRemoved }: Pr
   useEffect(() => {
     void read();
   }, [id, records]);
+  // A colleague's update shows at once; after a delete, reading it again says it is gone.
+  useEffect(
+    () =>
+      live.listen((change) => {
+        if (change !== undefined && (change.resource !== resource.name || change.recordId !== id)) return;
+        if (change?.data == null) void reading.run(() => records.find(id)).then(setRecord);
+        else setRecord(change.data);
+      }),
+    [live, resource, id, records],
+  );
 
   return (
     <section class="opened" aria-labelledby="opened-heading">

@@ -1,7 +1,8 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ConfirmDelete } from './ConfirmDelete.js';
 import { EditRow } from './EditRow.js';
 import { FailureNotice } from './FailureNotice.js';
+import { RecordHistory } from './RecordHistory.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { useOperation, useServices } from './services.js';
 import { shownDate, words } from './texts.js';
@@ -12,6 +13,8 @@ interface Props {
   readonly record: AnyRecord;
   readonly onChanged: (record: AnyRecord) => void;
   readonly onRemoved: (id: string) => void;
+  /** Told while the row has its edit form or a dialog open, which a list keeps whatever a colleague does. */
+  readonly onHold?: (id: string, held: boolean) => void;
 }
 
 /**
@@ -19,15 +22,24 @@ interface Props {
  * it goes ahead only while the record is as shown (If-Match): someone else's change in
  * the meantime is reported and offered for reloading, never overwritten.
  */
-export function RecordRow({ resource, records, record, onChanged, onRemoved }: Props) {
+export function RecordRow({ resource, records, record, onChanged, onRemoved, onHold }: Props) {
   const { announce } = useServices();
   const operation = useOperation();
   const [editing, setEditing] = useState<AnyRecord | undefined>(undefined);
   const [deleting, setDeleting] = useState<AnyRecord | undefined>(undefined);
   const [text, setText] = useState('');
   const [reloadedMine, setReloadedMine] = useState<string | undefined>(undefined);
+  const [showingHistory, setShowingHistory] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
+  const historyButton = useRef<HTMLButtonElement>(null);
   const shown = resource.textOf(record);
+
+  const open = editing !== undefined || deleting !== undefined || showingHistory;
+  useEffect(() => {
+    if (!open) return;
+    onHold?.(record.id, true);
+    return () => onHold?.(record.id, false);
+  }, [open]);
 
   /** The record as it is now, with its entity tag; the row shows it too. */
   const readAgain = async () => {
@@ -101,6 +113,12 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved }: P
     }
   };
 
+  const closeHistory = () => {
+    setShowingHistory(false);
+    // The dialog goes with the component, before it could give the focus back itself.
+    requestAnimationFrame(() => historyButton.current?.focus());
+  };
+
   const reloadDelete = async () => {
     const found = await readAgain();
     if (found !== undefined) setDeleting(found);
@@ -141,6 +159,10 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved }: P
         <button type="button" class="secondary danger" aria-label={`${words.remove} «${shown}»`} onClick={() => void startDelete()}>
           {words.remove}
         </button>
+        <button type="button" ref={historyButton} class="secondary" aria-label={words.historyOf(shown)} onClick={() => { setShowingHistory(true); }}>
+          {words.history}
+        </button>
+        {showingHistory && <RecordHistory resource={resource} records={records} record={record} onClose={closeHistory} />}
         {deleting === undefined && <FailureNotice failure={operation.failure} resource={resource} />}
         {deleting !== undefined && (
           <ConfirmDelete

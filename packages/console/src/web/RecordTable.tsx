@@ -12,6 +12,7 @@ interface Props {
   readonly sorting?: { readonly order: ListOrder; readonly onSort: (order: ListOrder) => void };
   readonly onChanged: (record: AnyRecord) => void;
   readonly onRemoved: (id: string) => void;
+  readonly onHold?: (id: string, held: boolean) => void;
 }
 
 /**
@@ -19,7 +20,7 @@ interface Props {
  * (console.css). The roles are spelled out because a browser drops a table's semantics
  * once CSS changes its display, and a screen reader would lose the rows and cells.
  */
-export function RecordTable({ resource, records, shown, caption, sorting, onChanged, onRemoved }: Props) {
+export function RecordTable({ resource, records, shown, caption, sorting, onChanged, onRemoved, onHold }: Props) {
   const sortable: readonly (readonly [SortColumn, string])[] = [
     ['text', resource.words.column],
     ['createdAt', words.createdAt],
@@ -47,7 +48,15 @@ export function RecordTable({ resource, records, shown, caption, sorting, onChan
       </thead>
       <tbody role="rowgroup">
         {shown.map((record) => (
-          <RecordRow key={record.id} resource={resource} records={records} record={record} onChanged={onChanged} onRemoved={onRemoved} />
+          <RecordRow
+            key={record.id}
+            resource={resource}
+            records={records}
+            record={record}
+            onChanged={onChanged}
+            onRemoved={onRemoved}
+            {...(onHold === undefined ? {} : { onHold })}
+          />
         ))}
       </tbody>
     </table>

@@ -47,13 +47,30 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
       if (document.activeElement === document.body) listHeading.current?.focus();
     });
   };
+  // A colleague's delete may take away the row that held the focus: keyboard users then go
+  // on from the list's heading rather than from the top of the page.
+  const lastFocused = useRef<Element | null>(null);
+  useEffect(() => {
+    if (document.activeElement === document.body && lastFocused.current?.isConnected === false) listHeading.current?.focus();
+  }, [list.shown]);
   const searching = query.search !== '';
+  const retry = () => {
+    if (list.refreshing.failure !== undefined) void list.refresh();
+    else void (list.loaded && list.next !== undefined ? loadMore() : list.reload());
+  };
 
   return (
     <>
       {openedId !== undefined && <OpenedRecord resource={resource} records={records} id={openedId} onChanged={list.changed} onRemoved={removed} />}
       <CreateForm resource={resource} records={records} onCreated={list.created} />
-      <section class="list" aria-labelledby="list-heading" aria-busy={list.listing.busy}>
+      <section
+        class="list"
+        aria-labelledby="list-heading"
+        aria-busy={list.listing.busy}
+        onFocusIn={(event) => {
+          lastFocused.current = event.target instanceof Element ? event.target : null;
+        }}
+      >
         <div class="list-bar">
           <h2 id="list-heading" ref={listHeading} tabIndex={-1}>
             {words.listHeading}
@@ -78,7 +95,7 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
         <p class="total" role="status">
           {list.total !== undefined && resource.words.counted(list.total, searching)}
         </p>
-        <FailureNotice failure={list.listing.failure} resource={resource} onRetry={() => void (list.loaded && list.next !== undefined ? loadMore() : list.reload())} />
+        <FailureNotice failure={list.listing.failure ?? list.refreshing.failure} resource={resource} onRetry={retry} />
         {list.loaded && list.shown.length === 0 && <p class="empty">{searching ? words.noneFound : words.empty}</p>}
         {list.shown.length > 0 && (
           <RecordTable
@@ -89,6 +106,7 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
             sorting={{ order: query.order, onSort: (order) => { setQuery((now) => ({ ...now, order })); } }}
             onChanged={list.changed}
             onRemoved={removed}
+            onHold={list.hold}
           />
         )}
         <div class="list-foot">

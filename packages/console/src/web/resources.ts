@@ -1,4 +1,13 @@
-import { type CallOptions, type Page, type PageRequest, type ResourceClient, type WorkplanClient, type WorkplanRecord } from '@workplan/client';
+import {
+  type CallOptions,
+  type Page,
+  type PageRequest,
+  type RecordChange,
+  type ResourceClient,
+  type ResourceName,
+  type WorkplanClient,
+  type WorkplanRecord,
+} from '@workplan/client';
 import { words, type ResourceWords } from './texts.js';
 
 /** A record of either resource; its text is read through the resource's `textOf`. */
@@ -15,12 +24,15 @@ export interface Records {
   listPage(page?: PageRequest, options?: CallOptions): Promise<Page<string>>;
   pages(first?: PageRequest, options?: CallOptions): AsyncGenerator<Page<string>, void>;
   delete(id: string, options?: WriteOptions): Promise<void>;
+  history(id: string, options?: CallOptions): Promise<RecordChange[]>;
 }
 
 /** What the console knows of a resource: where it lives in the page, its words, its field. */
 export interface ConsoleResource {
   /** Its part of the page's address: `#/escalas`, `#/escalas/{id}`. */
   readonly slug: string;
+  /** The API's name for it, as a change says which resource it is of. */
+  readonly name: ResourceName;
   readonly words: ResourceWords;
   /** The API's name of its text field, which is also the list's `sort` by text. */
   readonly field: string;
@@ -29,8 +41,14 @@ export interface ConsoleResource {
 }
 
 // The one place the field's name is used: the screens only ever see a record's text.
-function consoleResource<F extends string>(slug: string, resourceWords: ResourceWords, field: F, clientOf: (client: WorkplanClient) => ResourceClient<F>): ConsoleResource {
-  return { slug, words: resourceWords, field, textOf: (record) => record[field] ?? '', recordsOf: (client) => recordsOf(clientOf(client), field) };
+function consoleResource<F extends string>(
+  slug: string,
+  name: ResourceName,
+  resourceWords: ResourceWords,
+  field: F,
+  clientOf: (client: WorkplanClient) => ResourceClient<F>,
+): ConsoleResource {
+  return { slug, name, words: resourceWords, field, textOf: (record) => record[field] ?? '', recordsOf: (client) => recordsOf(clientOf(client), field) };
 }
 
 function recordsOf<F extends string>(resource: ResourceClient<F>, field: F): Records {
@@ -44,10 +62,11 @@ function recordsOf<F extends string>(resource: ResourceClient<F>, field: F): Rec
     listPage: (page, options) => resource.listPage(page as PageRequest<F> | undefined, options),
     pages: (first, options) => resource.pages(first as PageRequest<F> | undefined, options),
     delete: (id, options) => resource.delete(id, write(options)),
+    history: (id, options) => resource.history(id, options),
   };
 }
 
 export const consoleResources: readonly ConsoleResource[] = [
-  consoleResource('escalas', words.scales, 'value', (client) => client.scales),
-  consoleResource('centros-de-custo', words.costCenters, 'title', (client) => client.costCenters),
+  consoleResource('escalas', 'scale', words.scales, 'value', (client) => client.scales),
+  consoleResource('centros-de-custo', 'costCenter', words.costCenters, 'title', (client) => client.costCenters),
 ];

@@ -45,6 +45,9 @@ export function useRoute(): Route {
  * entry for each letter typed, and no hashchange), so a reload shows the same list.
  */
 export function keepInAddress(resource: ConsoleResource, openedId: string | undefined, query: ListQuery): void {
+  // The effect that calls this runs after the paint: by then a link or the back button may
+  // have moved to another tab, whose address must stay (its hashchange reads it).
+  if (routeOf(location.hash).resource !== resource) return;
   const href = hrefOf(resource, openedId, query);
   if (location.hash !== href) history.replaceState(history.state, '', href);
 }

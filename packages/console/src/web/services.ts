@@ -2,6 +2,7 @@ import { type WorkplanClient } from '@workplan/client';
 import { createContext } from 'preact';
 import { useContext, useState } from 'preact/hooks';
 import { failureOf, isAbort, type Failure } from './failure.js';
+import { type LiveChanges } from './live-changes.js';
 
 /** What every screen of a signed-in operator shares. */
 export interface ConsoleServices {
@@ -10,6 +11,8 @@ export interface ConsoleServices {
   readonly refused: (failure: Failure) => void;
   /** Says something in the page's status line (read out by screen readers). */
   readonly announce: (text: string) => void;
+  /** What colleagues change, as it happens. */
+  readonly live: LiveChanges;
 }
 
 export const Services = createContext<ConsoleServices | undefined>(undefined);
