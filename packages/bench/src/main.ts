@@ -13,8 +13,8 @@ import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { startApp } from './app.js';
 import { APP_MAIN, pinLoadGenerator, type ServerProcess } from './processes.js';
 import { formatHot, profileOperation } from './profile.js';
-import { mainRows, markdownReport, sweepRows, targetRows, textTable } from './report.js';
-import { checkTargets, ratio, type Measured, type Results } from './results.js';
+import { changesReport, mainRows, markdownReport, markdownTable, sweepRows, targetRows, textTable } from './report.js';
+import { changesTargets, checkTargets, ratio, type Measured, type Results } from './results.js';
 import { memoryScenario, MONGODB_LISTS, mongoListPlan, mongoScenario, planOf, sqliteScenario, startBaseline, type ScenarioResult } from './scenarios.js';
 import { otherNode } from './runtime.js';
 import { soak } from './soak.js';
@@ -36,6 +36,10 @@ async function main(): Promise<void> {
     console.log(`profile: ${operation} on ${storage} for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
     const hot = await profileOperation(operation, storage, plan, options.seedRecords, options.outDir, pinned);
     console.log(`\ntop functions by self time under ${operation} load:\n${formatHot(hot, 25)}`);
+    return;
+  }
+  if (options.mode === 'changes') {
+    await changesAlone(options, plan, pinned);
     return;
   }
   console.log(
@@ -86,6 +90,25 @@ async function main(): Promise<void> {
   const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(mainRows(results))}\n\n${textTable(sweepRows(results.sweeps))}\n\n${textTable(targetRows(results))}\n`);
   await writeOutputs(results, options);
+}
+
+/** The changes phase alone, at its full size: `changes.json` and `changes.md` in the out folder. */
+async function changesAlone(options: BenchOptions, plan: Plan, pinned: boolean): Promise<void> {
+  console.log(`bench (changes): ${options.rounds} round(s) of ${options.roundSeconds} s, ${options.connections} connections; results in ${options.outDir}`);
+  const started = Date.now();
+  const machine = describeMachine();
+  const workDir = await mkdtemp(join(tmpdir(), 'workplan-bench-'));
+  const changes = await changesPhase(options, changesPlanOf(false), workDir, plan, pinned);
+  const targets = changesTargets(changes);
+  const meta = { date: new Date(started).toISOString(), rounds: options.rounds, roundSeconds: options.roundSeconds, connections: options.connections, seedRecords: options.seedRecords, pinned, machine, tookSeconds: (Date.now() - started) / 1000 };
+  const rows = targetRows({ targets });
+  console.log(`\n${textTable(rows)}\n`);
+  await mkdir(options.outDir, { recursive: true });
+  await writeFile(join(options.outDir, 'changes.json'), `${JSON.stringify({ meta, changes, targets }, null, 2)}\n`);
+  const m = machine;
+  const heading = `# The changes phase alone (${meta.date})\n\nMachine: ${m.cpu}, ${m.cores} cores, Node ${m.node}, commit ${m.commit ?? 'unknown'}; load average ${m.loadAtStart.toFixed(2)} at the start. ${options.rounds} round(s) of ${options.roundSeconds} s, ${options.connections} connections, ${options.seedRecords} records seeded; run by \`pnpm bench --changes\`.\n`;
+  await writeFile(join(options.outDir, 'changes.md'), [heading, '## Targets', '', markdownTable(rows), '', changesReport(changes)].join('\n'));
+  console.log(`wrote ${join(options.outDir, 'changes.json')}, ${join(options.outDir, 'changes.md')}`);
 }
 
 /** The figures of the results in `outDir` that this run replaces, if any. */

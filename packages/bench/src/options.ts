@@ -8,7 +8,7 @@ export type ProfiledOperation = (typeof PROFILED_OPERATIONS)[number];
 
 /** How one bench run goes, from its flags and `BENCH_*` variables, read once at start. */
 export interface BenchOptions {
-  readonly mode: 'full' | 'quick' | 'profile';
+  readonly mode: 'full' | 'quick' | 'profile' | 'changes';
   readonly rounds: number;
   readonly roundSeconds: number;
   readonly warmupSeconds: number;
@@ -41,10 +41,11 @@ export interface BenchOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-mongodb] [--no-sqlite] [--no-pin]
+export const USAGE = `usage: pnpm bench [--quick | --profile | --changes] [--out DIR] [--no-mongodb] [--no-sqlite] [--no-pin]
   --quick       1 round of 2 s, soak 5 s, smaller sweeps: checks the harness, measures nothing
   --profile     CPU profile of the app under load (BENCH_PROFILE: find, list100, list1000, create, update); prints the top functions
-  --out DIR     where results go (full run: docs/benchmarks; otherwise a temp dir)
+  --changes     the changes phase alone, full size (what keeping changes costs, the feed's reads and wake-ups): changes.json and changes.md
+  --out DIR     where results go (full run: docs/benchmarks; --changes: docs/benchmarks/changes; otherwise a temp dir)
   --no-mongodb  skip MongoDB even when MONGODB_URI is set
   --no-sqlite   skip the SQLite rows (both synchronous modes, beside the memory store)
   --no-pin      do not pin processes to cores with taskset
@@ -62,15 +63,15 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
   const flags = new Set(argv.filter((arg) => arg.startsWith('--')));
   const outIndex = argv.indexOf('--out');
   const outArg = outIndex >= 0 ? argv[outIndex + 1] : undefined;
-  const known = ['--quick', '--profile', '--out', '--no-mongodb', '--no-sqlite', '--no-pin', '--help'];
+  const known = ['--quick', '--profile', '--changes', '--out', '--no-mongodb', '--no-sqlite', '--no-pin', '--help'];
   const unknown = [...flags].filter((flag) => !known.includes(flag));
   if (flags.has('--help') || unknown.length > 0 || (outIndex >= 0 && outArg === undefined)) {
     throw new Error(unknown.length > 0 ? `unknown flag ${unknown.join(', ')}\n${USAGE}` : USAGE);
   }
   const quick = flags.has('--quick');
-  const mode = flags.has('--profile') ? 'profile' : quick ? 'quick' : 'full';
+  const mode = flags.has('--profile') ? 'profile' : flags.has('--changes') ? 'changes' : quick ? 'quick' : 'full';
   const repoDocs = fileURLToPath(new URL('../../../docs/benchmarks', import.meta.url));
-  const defaultOut = mode === 'full' ? repoDocs : join(tmpdir(), `workplan-bench-${mode}-${Date.now()}`);
+  const defaultOut = mode === 'full' ? repoDocs : mode === 'changes' ? join(repoDocs, 'changes') : join(tmpdir(), `workplan-bench-${mode}-${Date.now()}`);
   return {
     mode,
     rounds: whole(env, 'BENCH_ROUNDS', quick ? 1 : 3, 1),

@@ -1,4 +1,5 @@
 import { EXPENSIVE, SCALE_SORTS, SEARCHES, type ScaleResult } from './at-scale.js';
+import { type ChangesResult } from './change-feed.js';
 import { type Summary } from './compare.js';
 import { type Sample } from './load.js';
 import { DURING_CREATES, MONGODB_LISTS } from './scenarios.js';
@@ -73,7 +74,7 @@ export function sweepRows(sweeps: Results['sweeps']): string[][] {
 
 const SWEEP_SERVERS: Record<string, string> = { app: 'app', b: SERVERS.b ?? 'b', sqlite: 'app on SQLite (synchronous normal)' };
 
-export function targetRows(results: Results): string[][] {
+export function targetRows(results: Pick<Results, 'targets'>): string[][] {
   return [
     ['target', 'measured', 'threshold', 'met'],
     ...results.targets.map((t) => [t.name, formatMeasured(t.measured), t.threshold ?? '', formatMet(t)]),
@@ -121,7 +122,7 @@ export function markdownReport(results: Results, chartFile: string): string {
     '',
     sqliteReport(results),
     scaleReport(results),
-    changesReport(results),
+    results.changes === undefined ? '' : changesReport(results.changes),
     '## List latency by page size and collection size',
     '',
     markdownTable(sweepRows(results.sweeps)),
@@ -173,10 +174,8 @@ function scaleReport(results: Results): string {
   return ['## Finding records at scale', '', how, '', markdownTable(rows), '', ''].join('\n');
 }
 
-/** What keeping changes costs, and the feed's speed: a paragraph per measure. */
-function changesReport(results: Results): string {
-  const changes = results.changes;
-  if (changes === undefined) return '';
+/** What keeping changes costs, and the feed's speed: a line per storage. */
+export function changesReport(changes: ChangesResult): string {
   const stores = (['memory', 'sqlite'] as const).filter((storage) => changes.read[storage] !== undefined);
   const lines = stores.map((storage) => {
     const read = changes.read[storage];

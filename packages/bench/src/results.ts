@@ -233,7 +233,7 @@ function healthChecks(results: Measured): Target[] {
 }
 
 /** Issue 29's targets: recording costs writes at most 20%, the feed reads fast, a long poll wakes at once. */
-function changesTargets(changes: ChangesResult | undefined): Target[] {
+export function changesTargets(changes: ChangesResult | undefined): Target[] {
   if (changes === undefined) return [];
   const storages: FeedStorage[] = ['memory', 'sqlite'];
   return storages.flatMap((storage) => {
