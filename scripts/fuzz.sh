@@ -17,6 +17,7 @@ python="${PYTHON:-python3}"
 examples="${FUZZ_MAX_EXAMPLES:-100}"
 key='fuzz-key-0123456789abcdef'
 out="$PWD/test-output/schemathesis"
+config="$PWD/scripts/fuzz.toml"
 failing_checks='not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance'
 reported_checks='positive_data_acceptance,negative_data_rejection'
 
@@ -61,7 +62,7 @@ say "app at $url"
 run() { # name checks max-examples
   local name=$1 checks=$2 max=$3
   say "$name: checks $checks, up to $max examples per operation"
-  (cd "$out" && "$st" run "$url/openapi.json" -H "KEY: $key" --checks "$checks" \
+  (cd "$out" && "$st" --config-file "$config" run "$url/openapi.json" -H "KEY: $key" --checks "$checks" \
     --phases examples,coverage,fuzzing,stateful --max-examples "$max" --workers 1 \
     ${FUZZ_SEED:+--seed "$FUZZ_SEED"} --request-timeout 10 --no-color \
     --report json --report-json-path "$out/$name.json" >"$out/$name.log" 2>&1)
