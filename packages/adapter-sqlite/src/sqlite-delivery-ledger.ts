@@ -98,23 +98,32 @@ function stateOfRow(row: unknown[]): DeliveryState {
   return {
     subscription,
     cursor,
-    lease: holder === null ? null : { holder: String(holder), expiresAt: dateOf(expiresAt) },
+    lease: holder === null ? null : { holder: textOf(holder), expiresAt: dateOf(expiresAt) },
     failure:
       lastError === null
         ? null
         : {
-            lastError: String(lastError),
+            lastError: textOf(lastError),
             failingSince: dateOf(failingSince),
-            attempts: Number(attempts),
+            attempts: numberOf(attempts),
             nextAttempt: nextAttempt === null ? null : dateOf(nextAttempt),
             markedFailingAt: markedFailingAt === null ? null : dateOf(markedFailingAt),
           },
   };
 }
 
+function textOf(value: unknown): string {
+  if (typeof value !== 'string') throw unshaped();
+  return value;
+}
+
+function numberOf(value: unknown): number {
+  if (typeof value !== 'number') throw unshaped();
+  return value;
+}
+
 function dateOf(ms: unknown): Date {
-  if (typeof ms !== 'number') throw unshaped();
-  return new Date(ms);
+  return new Date(numberOf(ms));
 }
 
 function unshaped(): Error {
