@@ -62,6 +62,9 @@ describe('webhooks in the service', () => {
       by: 'RH',
       previous: null,
     });
+    // Byte for byte the change as the changes feed writes it.
+    const feed = await send(running.url, { path: '/api/v1/changes', headers: { key: READ_KEY } });
+    expect(feed.text).toContain(post?.body);
 
     const listed = await send(running.url, { path: '/api/v1/webhooks', headers: { key: READ_KEY } });
     expect(listed.status).toBe(200);
