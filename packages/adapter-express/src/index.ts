@@ -17,6 +17,7 @@ export { type AnsweredRequest, type ResponseObserver } from './response-observer
 export { contextOf, type RequestContext } from './request-context.js';
 export {
   changesDescription,
+  webhooksDescription,
   describedResources,
   httpResourcesOf,
   resourceDescriptions,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { describedChanges, type ApiRead } from '@workplan/adapter-express';
+import { describedChanges, webhooksDescription, type ApiRead } from '@workplan/adapter-express';
 import { readSubscriptionsFile, WebhookDeliverer, type Subscription } from '@workplan/webhooks';
 import { type Container, ContainerModule } from 'inversify';
 import { type Config } from './config.js';
@@ -54,7 +54,8 @@ export function webhooksOf(container: Container, config: Config): WebhookDeliver
 
 /** `GET /api/v1/webhooks`: where each subscription stands; none without WEBHOOKS_FILE. */
 export function webhooksRead(webhooks: WebhookDeliverer | null): ApiRead {
-  return { path: '/webhooks', message: 'Não foi possível retornar os webhooks.', read: async () => (webhooks === null ? [] : webhooks.status()) };
+  const { path, message } = webhooksDescription;
+  return { path: `/${path}`, message, read: async () => (webhooks === null ? [] : webhooks.status()) };
 }
 
 /** This process among the instances sharing the storage, as the leases name it: readable in the ledger, and unique. */
