@@ -1,5 +1,6 @@
-import { type RecordJson } from './record-json.js';
-import { type RecordChange } from './resources.js';
+import { recordKinds, type KindName } from '@workplan/core';
+import { recordJsonOf, type RecordJson } from './record-json.js';
+import { resourceDescriptions, type RecordChange } from './resources.js';
 
 /** How the changes of one kind of record are written: the path word they go by, and their records' JSON. */
 export interface ChangeWriter {
@@ -36,4 +37,25 @@ export function changesJsonOf(writers: readonly ChangeWriter[]): ChangesJson {
     );
   };
   return { one, many: (changes) => `[${changes.map(one).join(',')}]` };
+}
+
+/** The changes of every resource described, as the API writes them: for those that send them elsewhere (webhooks). */
+export interface DescribedChanges {
+  /** The resource words (`scale`, `costCenter`), in the order the API document lists them. */
+  readonly resources: readonly string[];
+  /** The resource word of a change's kind (`Change.kind`); `undefined` for a kind none serves. */
+  resourceOf(kind: string): string | undefined;
+  /** A change's JSON, exactly as the changes feed writes it. */
+  bodyOf(change: RecordChange): string;
+}
+
+/** Writes the changes of every resource described (`resourceDescriptions`), as the routes do. */
+export function describedChanges(): DescribedChanges {
+  const writers = (Object.keys(resourceDescriptions) as KindName[]).map((name) => {
+    const { singular, field } = resourceDescriptions[name];
+    return { kind: recordKinds[name].name, singular, json: recordJsonOf(field) };
+  });
+  const json = changesJsonOf(writers);
+  const words = new Map(writers.map(({ kind, singular }) => [kind, singular]));
+  return { resources: writers.map(({ singular }) => singular), resourceOf: (kind) => words.get(kind), bodyOf: (change) => json.one(change) };
 }

@@ -2,6 +2,7 @@
 export { ApiKeys, fingerprintOf, keyEntryOf, MAX_KEY_BYTES, type KeyEntry, type KeyHolder, type KeyRole } from './api-keys.js';
 export { type ApiRead } from './api-read.js';
 export { createApiRouter, DEFAULT_HEARTBEAT_SECONDS, type ApiRouterOptions } from './api-router.js';
+export { describedChanges, type DescribedChanges } from './change-json.js';
 export { answerClientError } from './client-error.js';
 export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH, consoleRouter } from './console-site.js';
 export { type LateResult } from './deadline.js';
@@ -16,6 +17,7 @@ export { type AnsweredRequest, type ResponseObserver } from './response-observer
 export { contextOf, type RequestContext } from './request-context.js';
 export {
   changesDescription,
+  webhooksDescription,
   describedResources,
   httpResourcesOf,
   resourceDescriptions,

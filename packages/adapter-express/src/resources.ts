@@ -52,6 +52,12 @@ export const changesDescription = {
   message: 'Não foi possível retornar as alterações.',
 } as const;
 
+/** What the HTTP side says of the webhooks' state (an `ApiRead` the app composes): the path word and the message of its failures. */
+export const webhooksDescription = {
+  path: 'webhooks',
+  message: 'Não foi possível retornar os webhooks.',
+} as const;
+
 /** A page of a list as the HTTP side reads it: the core's `ListedPage` of any kind. */
 export interface ListedRecords {
   readonly records: readonly RecordBase[];

@@ -1,4 +1,4 @@
-import { WorkplanError, type ChangeLog, type RecordRepository } from '@workplan/core';
+import { WorkplanError, type ChangeLog, type DeliveryLedger, type RecordRepository } from '@workplan/core';
 import { isFileDamage, isFileFault, SQLITE_READONLY_DBMOVED, sqliteCodeOf } from './sqlite-errors.js';
 import { type SqliteWriter } from './sqlite-writer.js';
 import { type WriteResult, type WriteStep } from './write-statements.js';
@@ -115,6 +115,17 @@ export class FileFaults {
       history: (...args) => this.#watched(() => log.history(...args)),
       waitAfter: (...args) => this.#watched(() => log.waitAfter(...args)),
       prune: (...args) => log.prune(...args),
+    };
+  }
+
+  /** `ledger`, its reads watched as `watchReads` watches a repository's (its writes go through `watchWrites`). */
+  watchDeliveryLedger(ledger: DeliveryLedger): DeliveryLedger {
+    return {
+      claim: (...args) => ledger.claim(...args),
+      advance: (...args) => ledger.advance(...args),
+      fail: (...args) => ledger.fail(...args),
+      release: (...args) => ledger.release(...args),
+      state: (...args) => this.#watched(() => ledger.state(...args)),
     };
   }
 

@@ -1,5 +1,6 @@
 import { costCenter, workSchedule } from '@workplan/core';
 import { CREATE_CHANGE_TABLES_SQL } from './change-table.js';
+import { CREATE_DELIVERY_TABLE_SQL } from './sqlite-delivery-ledger.js';
 import { addFoldFunction } from './folded-text.js';
 import { DatabaseSync } from './node-sqlite.js';
 import { SqliteOpenError } from './open-errors.js';
@@ -35,6 +36,10 @@ const MIGRATIONS: readonly Migration[] = [
   // their next write.
   (db) => {
     db.exec(CREATE_CHANGE_TABLES_SQL);
+  },
+  // Version 5: webhooks (issue 30): each subscription's cursor, lease and failure.
+  (db) => {
+    db.exec(CREATE_DELIVERY_TABLE_SQL);
   },
 ];
 

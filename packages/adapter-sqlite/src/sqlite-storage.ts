@@ -1,4 +1,4 @@
-import { repositoriesOf, wrapRepositories, type ChangeLog, type RecordKind, type Repositories } from '@workplan/core';
+import { repositoriesOf, wrapRepositories, type ChangeLog, type DeliveryLedger, type RecordKind, type Repositories } from '@workplan/core';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
@@ -12,6 +12,7 @@ import { admitFile, refuseReadOnly } from './file-admission.js';
 import { explainOpenFailure } from './open-errors.js';
 import { migrate } from './schema.js';
 import { SqliteChangeLog } from './sqlite-change-log.js';
+import { SqliteDeliveryLedger } from './sqlite-delivery-ledger.js';
 import { SqliteHitCounter } from './sqlite-hit-counter.js';
 import { sameConnectionReader, ThreadReader, type SqliteReader } from './sqlite-reader.js';
 import { SqliteRecordRepository } from './sqlite-repository.js';
@@ -81,6 +82,8 @@ export class SqliteStorage {
   readonly changes: ChangeLog;
   /** The rate limiter's counts, shared by every process serving the file. */
   readonly hitCounter: SqliteHitCounter;
+  /** Each webhook subscription's cursor, lease and failure, shared by every process serving the file. */
+  readonly deliveryLedger: DeliveryLedger;
   /** Whether opening made the file: there was none at the path. */
   readonly created: boolean;
   readonly #db: DatabaseSync;
@@ -104,6 +107,7 @@ export class SqliteStorage {
     const repositories = repositoriesOf((kind) => this.repositoryFor(kind));
     this.repositories = wrapRepositories(repositories, (repository) => this.#faults.watchReads(repository));
     this.hitCounter = new SqliteHitCounter(db, this.#writer);
+    this.deliveryLedger = this.#faults.watchDeliveryLedger(new SqliteDeliveryLedger(db, this.#writer));
     this.#identityCheck = path === ':memory:' ? undefined : this.#checkIdentity(new FileIdentity(path));
   }
 

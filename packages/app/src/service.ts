@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { ApiKeys, createHttpServer, drainable, keyEntryOf } from '@workplan/adapter-express';
-import { readSubscriptionsFile, type Subscription } from '@workplan/webhooks';
 import { type Logger } from 'pino';
 import { keepChangesFor } from './change-retention.js';
 import { type Config } from './config.js';
@@ -10,7 +9,7 @@ import { createContainer } from './container.js';
 import { ids } from './identifiers.js';
 import { configuredKeys, makeRunKey, RUN_KEY_NAME } from './key-source.js';
 import { lifecycleLogger } from './logger.js';
-import { webhooksOf } from './webhooks-module.js';
+import { configuredSubscriptions, webhooksOf } from './webhooks-module.js';
 
 // Writes still waiting to begin this long before SHUTDOWN_TIMEOUT_MS are refused, so their
 // 503s are written before the drain cuts the connections left.
@@ -102,11 +101,6 @@ export async function startService(config: Config): Promise<RunningService> {
       container.get(ids.logOutput)?.close();
     },
   };
-}
-
-/** The subscriptions of WEBHOOKS_FILE; none when it is unset. */
-async function configuredSubscriptions(config: Config): Promise<Subscription[]> {
-  return config.webhooksFile === undefined ? [] : readSubscriptionsFile(config.webhooksFile);
 }
 
 function urlOf(server: Server): string {

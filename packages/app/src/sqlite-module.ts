@@ -7,9 +7,9 @@ import { ids, type StorageLifecycle } from './identifiers.js';
 import { lifecycleLogger } from './logger.js';
 
 /**
- * The embedded default: one SQLite file for both repositories and their change log,
- * created or migrated before the service listens, so a file it cannot use stops the start
- * with one line.
+ * The embedded default: one SQLite file for both repositories, their change log and the
+ * webhooks' delivery ledger, created or migrated before the service listens, so a file it
+ * cannot use stops the start with one line.
  */
 export function sqliteStorageModule(config: Config): ContainerModule {
   // The logger is made after the file is opened; the storage tells of nothing before it serves.
@@ -24,8 +24,7 @@ export function sqliteStorageModule(config: Config): ContainerModule {
     bind(ids.repositories).toConstantValue(storage.repositories);
     bind(ids.changes).toConstantValue(storage.changes);
     bind(ids.hitCounter).toConstantValue(storage.hitCounter);
-    // No delivery ledger on this storage yet: WEBHOOKS_FILE is refused at start.
-    bind(ids.deliveryLedger).toConstantValue(null);
+    bind(ids.deliveryLedger).toConstantValue(storage.deliveryLedger);
     bind(ids.storage).toResolvedValue(
       (logger): StorageLifecycle => {
         log = logger;

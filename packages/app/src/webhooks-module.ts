@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type ApiRead } from '@workplan/adapter-express';
-import { WebhookDeliverer } from '@workplan/webhooks';
+import { describedChanges, webhooksDescription, type ApiRead } from '@workplan/adapter-express';
+import { readSubscriptionsFile, WebhookDeliverer, type Subscription } from '@workplan/webhooks';
 import { type Container, ContainerModule } from 'inversify';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
 import { logDeliveryEvent } from './webhook-log.js';
 import { WebhookMetrics } from './webhook-metrics.js';
+
+/** The API's resource words and change JSON, so a POSTed change reads exactly as the changes feed writes it. */
+const wording = describedChanges();
+
+/** The subscriptions of WEBHOOKS_FILE; none when it is unset. */
+export async function configuredSubscriptions(config: Config): Promise<Subscription[]> {
+  return config.webhooksFile === undefined ? [] : readSubscriptionsFile(config.webhooksFile, wording.resources);
+}
 
 /** The deliverer of WEBHOOKS_FILE's subscriptions, over the storage's change log and delivery ledger; started and stopped with the service. */
 export const webhooksModule = new ContainerModule(({ bind }) => {
@@ -20,6 +28,7 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
         changes,
         ledger,
         holder: instanceName(),
+        wording,
         onEvent: (event) => {
           logDeliveryEvent(logger, event);
           counted?.observe(event);
@@ -45,7 +54,8 @@ export function webhooksOf(container: Container, config: Config): WebhookDeliver
 
 /** `GET /api/v1/webhooks`: where each subscription stands; none without WEBHOOKS_FILE. */
 export function webhooksRead(webhooks: WebhookDeliverer | null): ApiRead {
-  return { path: '/webhooks', message: 'Não foi possível retornar os webhooks.', read: async () => (webhooks === null ? [] : webhooks.status()) };
+  const { path, message } = webhooksDescription;
+  return { path: `/${path}`, message, read: async () => (webhooks === null ? [] : webhooks.status()) };
 }
 
 /** This process among the instances sharing the storage, as the leases name it: readable in the ledger, and unique. */

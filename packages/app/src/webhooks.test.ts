@@ -62,6 +62,9 @@ describe('webhooks in the service', () => {
       by: 'RH',
       previous: null,
     });
+    // Byte for byte the change as the changes feed writes it.
+    const feed = await send(running.url, { path: '/api/v1/changes', headers: { key: READ_KEY } });
+    expect(feed.text).toContain(post?.body);
 
     const listed = await send(running.url, { path: '/api/v1/webhooks', headers: { key: READ_KEY } });
     expect(listed.status).toBe(200);
@@ -115,12 +118,22 @@ describe('webhooks in the service', () => {
     );
   });
 
-  it('refuses WEBHOOKS_FILE on a storage that cannot keep deliveries yet', async () => {
-    const file = await webhooksFile([]);
+  it('delivers on SQLite, keeping the cursor in the file', async () => {
+    const folha = await receiver();
+    const file = await webhooksFile([{ name: 'folha', url: folha.url, secret: secret() }]);
     const sqlitePath = join(mkdtempSync(join(tmpdir(), 'workplan-webhooks-db-')), 'workplan.db');
-    await expect(startService(parseConfig({ ...base, STORAGE: 'sqlite', SQLITE_PATH: sqlitePath, WEBHOOKS_FILE: file }))).rejects.toThrow(
-      'WEBHOOKS_FILE is set, but STORAGE=sqlite cannot keep webhook deliveries yet',
-    );
+    const running = await service({ STORAGE: 'sqlite', SQLITE_PATH: sqlitePath, WEBHOOKS_FILE: file });
+    await createScale(running.url, 'turno A');
+    await createScale(running.url, 'turno B');
+    await folha.until((posts) => posts.length === 2);
+    const listed = async (): Promise<unknown> => (await send(running.url, { path: '/api/v1/webhooks', headers: { key: READ_KEY } })).json;
+    await expect.poll(listed).toMatchObject({ data: [{ name: 'folha', cursor: '2', lagChanges: 0 }] });
+  });
+
+  it('refuses WEBHOOKS_FILE on MongoDB, which cannot keep deliveries yet', async () => {
+    const file = await webhooksFile([]);
+    const config = parseConfig({ ...base, STORAGE: 'mongodb', MONGODB_URI: 'mongodb://127.0.0.1:9/workplan', WEBHOOKS_FILE: file });
+    await expect(startService(config)).rejects.toThrow('WEBHOOKS_FILE is set, but STORAGE=mongodb cannot keep webhook deliveries yet');
   });
 
   it('delivers to the subscriptions of the file as re-read, and keeps the old ones when it no longer reads', async () => {

@@ -10,7 +10,7 @@ export const BENCH_KEY = `bench-${randomBytes(12).toString('hex')}`;
 // app runs in its default production configuration (logs and metrics as shipped).
 const LEFT_AT_DEFAULT = [
   'API_KEYS_FILE', 'LIST_MAX_LIMIT', 'LOG_LEVEL', 'METRICS', 'RATE_LIMIT_PER_MINUTE', 'MONGODB_URI', 'MONGODB_TIMEOUT_MS', 'STORAGE',
-  'SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS',
+  'SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS', 'WEBHOOKS_FILE',
 ];
 
 export interface AppSpec {
@@ -21,6 +21,8 @@ export interface AppSpec {
   readonly nodeFlags?: readonly string[];
   /** Another Node binary than the bench's own, and its version for the name. */
   readonly node?: { readonly path: string; readonly version: string };
+  /** The webhook subscriptions file (WEBHOOKS_FILE); unset, no webhooks. */
+  readonly webhooksFile?: string;
   /** Another build of the app (its `main.js`), such as one from before a change, named `before`. */
   readonly script?: string | undefined;
 }
@@ -36,6 +38,7 @@ export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerPr
   Object.assign(env, { NODE_ENV: spec.storage === 'memory' ? undefined : 'production', API_KEYS: BENCH_KEY, STORAGE: spec.storage });
   if (spec.mongodbUri !== undefined) env.MONGODB_URI = spec.mongodbUri;
   if (spec.sqlite !== undefined) Object.assign(env, { SQLITE_PATH: spec.sqlite.path, SQLITE_SYNCHRONOUS: spec.sqlite.synchronous });
+  if (spec.webhooksFile !== undefined) env.WEBHOOKS_FILE = spec.webhooksFile;
   const mode = spec.sqlite === undefined ? '' : `, synchronous ${spec.sqlite.synchronous}`;
   const runtime = spec.node === undefined ? '' : `, Node ${spec.node.version}`;
   const build = spec.script === undefined ? '' : ', before';

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaleScenario } from './at-scale.js';
 import { changesPhase, changesPlanOf } from './change-feed.js';
+import { webhooksPhase, webhooksPlanOf } from './webhooks.js';
 import { resultsChart } from './chart.js';
 import { type Plan } from './compare.js';
 import { conditionalCost } from './conditional-cost.js';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   const conditional = await conditionalCost(plan, options.seedRecords, join(workDir, 'profiles'), pinned);
   const scale = await scalePhases(options, workDir, plan, pinned);
   const changes = await changesPhase(options, changesPlanOf(options.mode === 'quick'), workDir, plan, pinned);
+  const webhooks = await webhooksPhase(options, webhooksPlanOf(options.mode === 'quick'), workDir, plan, pinned);
   const mongo = await mongoPhases(options, plan, pinned);
   const measured: Measured = {
     meta: {
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
     conditional,
     scale,
     changes,
+    webhooks,
     previous: await previousRun(options.outDir),
   };
   const results: Results = { ...measured, targets: checkTargets(measured) };

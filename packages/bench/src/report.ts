@@ -123,6 +123,7 @@ export function markdownReport(results: Results, chartFile: string): string {
     sqliteReport(results),
     scaleReport(results),
     results.changes === undefined ? '' : changesReport(results.changes),
+    webhooksReport(results),
     '## List latency by page size and collection size',
     '',
     markdownTable(sweepRows(results.sweeps)),
@@ -194,6 +195,32 @@ export function changesReport(changes: ChangesResult): string {
     'The app against the same app built before writes were kept as changes (`BENCH_BEFORE_APP`, made by `bash scripts/bench-before.sh`), ' +
     'each seeded alike and taken in turn each round; the feed read by one follower, one page after another; a long poll parked after the newest change, then a create sent, timed from the create\'s request to the poll\'s answer.';
   return ['## Changes: what keeping them costs, and the feed', '', how, '', ...lines, '', ''].join('\n');
+}
+
+/** How fast webhooks deliver, and whether a receiver that hangs slows the API: a line per measure. */
+function webhooksReport(results: Results): string {
+  const webhooks = results.webhooks;
+  if (webhooks === undefined) return '';
+  const stores = (['memory', 'sqlite'] as const).filter((storage) => webhooks.latency[storage] !== undefined);
+  const lines = stores.map((storage) => {
+    const latency = webhooks.latency[storage];
+    const drain = webhooks.drain[storage];
+    return (
+      `- ${storage}: creates at ${String(latency?.perSecond ?? 0)}/s, each change at the receiver p50 ${fixed(latency?.p50Ms, 1)} ms, ` +
+      `p99 ${fixed(latency?.p99Ms, 1)} ms, max ${fixed(latency?.maxMs, 1)} ms (${String(latency?.count ?? 0)} changes); ` +
+      `a backlog of ${String(drain?.changes ?? 0)} changes drained in ${fixed(drain?.seconds, 1)} s, ${fixed(drain?.perSecond, 0)} changes/s`
+    );
+  });
+  const find = webhooks.isolation.find;
+  lines.push(
+    `- memory: find p99 ${fixed(find?.hanging?.p99Ms, 2)} ms beside a receiver that never answers, ${fixed(find?.without?.p99Ms, 2)} ms without webhooks ` +
+      `(${fixed(find?.hanging?.reqPerSec, 0)} against ${fixed(find?.without?.reqPerSec, 0)} req/s)`,
+  );
+  const how =
+    'A receiver in the bench process answering 204 at once; creates paced, each timed from its request to its change\'s POST reaching the receiver; ' +
+    'the backlog made while WEBHOOKS_FILE named no subscription, then one named and SIGHUP sent, timed until the receiver had every change; ' +
+    'finds on two apps seeded alike and taken in turn each round, one delivering to a receiver that accepts the POST and never answers.';
+  return ['## Webhooks: delivery, a backlog, a receiver that hangs', '', how, '', ...lines, '', ''].join('\n');
 }
 
 /** The reads-during-writes measure of the SQLite scenario, one line per synchronous mode. */

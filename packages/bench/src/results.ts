@@ -8,6 +8,7 @@ import { type ScenarioResult, type SqliteResult } from './scenarios.js';
 import { type SoakResult } from './soak.js';
 import { type Sweep } from './sweeps.js';
 import { quotient, target, type Target } from './targets.js';
+import { type WebhooksResult } from './webhooks.js';
 import { OPERATIONS, type Operation } from './workloads.js';
 
 /** Everything one run found; written as results.json. */
@@ -41,6 +42,8 @@ export interface Results {
   readonly scale?: { readonly memory: ScaleResult; readonly sqlite: ScaleResult | undefined } | undefined;
   /** What keeping every write as a change costs, and how fast the feed reads and wakes (issue 29). */
   readonly changes?: ChangesResult | undefined;
+  /** How fast webhooks deliver, and what a receiver that hangs does to the API (issue 30). */
+  readonly webhooks?: WebhooksResult | undefined;
   /** Every target, computed from the figures above by `checkTargets`. */
   readonly targets: readonly Target[];
 }
@@ -74,6 +77,7 @@ export function checkTargets(results: Measured): Target[] {
     ...scaleTargets('memory', results.scale?.memory),
     ...scaleTargets('sqlite', results.scale?.sqlite),
     ...changesTargets(results.changes),
+    ...webhooksTargets(results.webhooks),
     ...healthChecks(results),
   ];
 }
@@ -249,4 +253,23 @@ export function changesTargets(changes: ChangesResult | undefined): Target[] {
       target(`${storage}: a long poll answered after a write, from the write's request, p99, ms`, wake?.p99Ms, { atMost: 50 }),
     ];
   });
+}
+
+/** Issue 30's targets: a change delivered within a second at 200 a second, a backlog drained at 2,000 a second, and finds no slower beside a receiver that hangs. */
+function webhooksTargets(webhooks: WebhooksResult | undefined): Target[] {
+  if (webhooks === undefined) return [];
+  const storages: FeedStorage[] = ['memory', 'sqlite'];
+  const { isolation } = webhooks;
+  return [
+    ...storages.flatMap((storage) => {
+      const latency = webhooks.latency[storage];
+      const drain = webhooks.drain[storage];
+      if (latency === undefined && drain === undefined) return [];
+      return [
+        target(`${storage}: a webhook delivered at ${latency?.perSecond ?? 200} changes/s, from the write's request, p99, ms`, latency?.p99Ms, { atMost: 1000 }),
+        target(`${storage}: a webhook backlog of ${drain?.changes ?? 0} changes drained, changes/s`, drain?.perSecond, { atLeast: 2000 }),
+      ];
+    }),
+    target('memory: find p99 beside a webhook receiver that never answers, / without webhooks', quotient(p99(isolation, 'find', 'hanging'), p99(isolation, 'find', 'without')), { atMost: 1.1 }),
+  ];
 }

@@ -172,4 +172,24 @@ describe('checkTargets', () => {
     const unrecorded = checkTargets({ ...run(sample(160)), changes: { ...changes, recording: undefined, recordingNote: 'not run' } });
     expect(byName(unrecorded, 'memory: update keeping its change')).toMatchObject({ measured: null, met: null });
   });
+
+  it('holds webhooks to 1 s p99 at 200 changes a second, a backlog to 2,000 changes a second, and finds beside a hanging receiver to 1.1', () => {
+    const webhooks = {
+      latency: { memory: { perSecond: 200, count: 4000, p50Ms: 2, p99Ms: 1000, maxMs: 1200 }, sqlite: { perSecond: 200, count: 4000, p50Ms: 3, p99Ms: 1001, maxMs: 1300 } },
+      drain: { memory: { changes: 100_000, seconds: 50, perSecond: 2000 }, sqlite: { changes: 100_000, seconds: 51, perSecond: 1960 } },
+      isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 11) } },
+    };
+    const targets = checkTargets({ ...run(sample(160)), webhooks });
+    expect(byName(targets, 'memory: a webhook delivered at 200 changes/s')).toMatchObject({ measured: 1000, threshold: '<= 1000', met: true });
+    expect(byName(targets, 'sqlite: a webhook delivered')).toMatchObject({ measured: 1001, met: false });
+    expect(byName(targets, 'memory: a webhook backlog of 100000 changes')).toMatchObject({ measured: 2000, threshold: '>= 2000', met: true });
+    expect(byName(targets, 'sqlite: a webhook backlog')).toMatchObject({ measured: 1960, met: false });
+    expect(byName(targets, 'memory: find p99 beside a webhook receiver')).toMatchObject({ measured: 1.1, threshold: '<= 1.1', met: true });
+    const slowed = { ...webhooks, isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 11.5) } } };
+    expect(byName(checkTargets({ ...run(sample(160)), webhooks: slowed }), 'memory: find p99 beside')).toMatchObject({ met: false });
+    const memoryOnly = { ...webhooks, latency: { memory: webhooks.latency.memory }, drain: { memory: webhooks.drain.memory }, isolation: {} };
+    const withoutSqlite = checkTargets({ ...run(sample(160)), webhooks: memoryOnly });
+    expect(byName(withoutSqlite, 'sqlite: a webhook')).toBeUndefined();
+    expect(byName(withoutSqlite, 'memory: find p99 beside')).toMatchObject({ measured: null, met: null });
+  });
 });

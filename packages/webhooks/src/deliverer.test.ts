@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { describedChanges } from '@workplan/adapter-express';
 import { createMemoryStorage, MemoryDeliveryLedger, type MemoryStorage } from '@workplan/adapter-memory';
 import { createWorkplan, type Clock, type Workplan } from '@workplan/core';
 import { startReceiver, type ReceivedPost, type WebhookReceiver } from '@workplan/testing';
@@ -64,6 +65,7 @@ describe('the webhook deliverer', () => {
       changes: storage.changes,
       ledger,
       holder,
+      wording: describedChanges(),
       timings: { ...timings, ...extra },
       onEvent: (event) => events.push(event),
     });

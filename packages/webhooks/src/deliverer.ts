@@ -1,5 +1,4 @@
 import { systemClock } from '@workplan/core';
-import { changeBodyOf } from './change-body.js';
 import { DEFAULT_TIMINGS, type DelivererOptions } from './delivery-settings.js';
 import { statusOf, type SubscriptionStatus } from './delivery-status.js';
 import { SubscriptionDelivery, type DeliveryContext } from './subscription-delivery.js';
@@ -23,7 +22,7 @@ export class WebhookDeliverer {
       holder: options.holder,
       clock: options.clock ?? systemClock,
       timings: { ...DEFAULT_TIMINGS, ...options.timings },
-      bodyOf: options.bodyOf ?? changeBodyOf,
+      wording: options.wording,
       emit: options.onEvent ?? (() => undefined),
     };
   }

@@ -1,6 +1,7 @@
-import { type Change, type ChangeLog, type Clock, type DeliveryLedger } from '@workplan/core';
+import { type ChangeLog, type Clock, type DeliveryLedger } from '@workplan/core';
 import { DEFAULT_BACKOFF, type RetryPolicy } from './retry-policy.js';
 import { type FailureOutcome } from './post-change.js';
+import { type ChangeWording } from './resources.js';
 
 /** How long things take: the contract's figures by default, shorter in tests. */
 export interface DeliveryTimings extends RetryPolicy {
@@ -49,7 +50,7 @@ export interface DelivererOptions {
   readonly holder: string;
   readonly clock?: Clock;
   readonly timings?: Partial<DeliveryTimings>;
-  /** The JSON a change is POSTed as; the HTTP API's own writer of changes, so they read the same. */
-  readonly bodyOf?: (change: Change) => string;
+  /** The resources and the JSON of changes: the HTTP API's own, so a POSTed change reads as the feed writes it. */
+  readonly wording: ChangeWording;
   readonly onEvent?: (event: DeliveryEvent) => void;
 }

@@ -1,6 +1,5 @@
 import { changeIdOf, sequenceOf, type ChangeLog, type DeliveryLedger } from '@workplan/core';
 import { latestSequence, oldestAfter } from './feed-edges.js';
-import { type WebhookResource } from './resources.js';
 import { type Subscription } from './subscriptions.js';
 
 /** Where a subscription stands, as the operator sees it (never its secret). */
@@ -8,7 +7,7 @@ export interface SubscriptionStatus {
   readonly name: string;
   /** Its URL, with any password in it masked. */
   readonly url: string;
-  readonly resources: readonly WebhookResource[];
+  readonly resources: readonly string[];
   /** The id of the last change acknowledged or passed over; `"0"` before the first. */
   readonly cursor: string;
   /** How many changes kept follow the cursor (of every resource; those it does not want are passed over at once). */

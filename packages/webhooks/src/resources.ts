@@ -1,18 +1,15 @@
+import { type Change } from '@workplan/core';
+
 /**
- * The resources a subscription may ask for, by the word the HTTP API calls them (a change's
- * `resource`), and the kind of record each is in the core (`Change.kind`).
+ * How changes read to a receiver: the HTTP API's resource words and change JSON, given by
+ * whoever composes the service (the HTTP adapter's), so each is written in one place and a
+ * POSTed change reads exactly as the changes feed writes it.
  */
-export const webhookResources = {
-  scale: 'workSchedule',
-  costCenter: 'costCenter',
-} as const satisfies Readonly<Record<string, string>>;
-
-/** A resource word: `scale` or `costCenter`. */
-export type WebhookResource = keyof typeof webhookResources;
-
-export const RESOURCE_WORDS = Object.keys(webhookResources) as readonly WebhookResource[];
-
-/** The resource word of a change's kind; `undefined` for a kind no resource serves. */
-export function resourceOfKind(kind: string): WebhookResource | undefined {
-  return RESOURCE_WORDS.find((word) => webhookResources[word] === kind);
+export interface ChangeWording {
+  /** The resources a subscription may ask for, as the API calls them (`scale`, `costCenter`). */
+  readonly resources: readonly string[];
+  /** The resource word of a change's kind (`Change.kind`); `undefined` for a kind no resource serves. */
+  resourceOf(kind: string): string | undefined;
+  /** The JSON a change is POSTed as. */
+  bodyOf(change: Change): string;
 }

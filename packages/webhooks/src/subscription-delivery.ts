@@ -4,7 +4,7 @@ import { sequenceOf, WorkplanError, type Change, type ChangeLog, type Clock, typ
 import { type DeliveryEvent, type DeliveryTimings } from './delivery-settings.js';
 import { firstReadable } from './feed-edges.js';
 import { connectionFor, postChange } from './post-change.js';
-import { resourceOfKind } from './resources.js';
+import { type ChangeWording } from './resources.js';
 import { nextFailure } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
 import { type Subscription } from './subscriptions.js';
@@ -16,7 +16,7 @@ export interface DeliveryContext {
   readonly holder: string;
   readonly clock: Clock;
   readonly timings: DeliveryTimings;
-  readonly bodyOf: (change: Change) => string;
+  readonly wording: ChangeWording;
   readonly emit: (event: DeliveryEvent) => void;
 }
 
@@ -192,13 +192,13 @@ export class SubscriptionDelivery {
   }
 
   #wants(change: Change): boolean {
-    const resource = resourceOfKind(change.kind);
+    const resource = this.#context.wording.resourceOf(change.kind);
     return resource !== undefined && this.subscription.resources.includes(resource);
   }
 
   #attempt(change: Change): ReturnType<typeof postChange> {
     const { url, secret } = this.subscription;
-    const body = this.#context.bodyOf(change);
+    const body = this.#context.wording.bodyOf(change);
     const headers = signatureHeaders(secret, change.id, this.#context.clock.now(), body);
     const { attemptTimeoutMs } = this.#context.timings;
     return postChange({ url, body, headers: { ...headers }, timeoutMs: attemptTimeoutMs, agent: this.#connection, signal: this.#cut.signal });

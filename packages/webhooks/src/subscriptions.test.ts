@@ -2,18 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describedChanges } from '@workplan/adapter-express';
 import { describe, expect, it } from 'vitest';
 import { parseSubscriptions, readSubscriptionsFile, SubscriptionsError } from './subscriptions.js';
 
 const secret = (bytes = 32): string => `whsec_${randomBytes(bytes).toString('base64')}`;
 const SOURCE = 'WEBHOOKS_FILE (hooks.json)';
+// The API's resource words, as the service gives them.
+const { resources } = describedChanges();
 
-const parse = (document: unknown): ReturnType<typeof parseSubscriptions> => parseSubscriptions(JSON.stringify(document), SOURCE);
+const parse = (document: unknown): ReturnType<typeof parseSubscriptions> => parseSubscriptions(JSON.stringify(document), SOURCE, resources);
 
 /** The lines a refused document is told with. */
 function problemsOf(document: unknown, text = JSON.stringify(document)): readonly string[] {
   try {
-    parseSubscriptions(text, SOURCE);
+    parseSubscriptions(text, SOURCE, resources);
   } catch (error) {
     if (error instanceof SubscriptionsError) return error.problems;
     throw error;
@@ -86,8 +89,8 @@ describe('the subscriptions file', () => {
     const folder = await mkdtemp(join(tmpdir(), 'webhooks-'));
     const path = join(folder, 'hooks.json');
     await writeFile(path, JSON.stringify({ subscriptions: [{ name: 'folha', url: 'https://folha.example/', secret: secret() }] }));
-    expect(await readSubscriptionsFile(path)).toHaveLength(1);
-    await expect(readSubscriptionsFile(join(folder, 'missing.json'))).rejects.toThrow(
+    expect(await readSubscriptionsFile(path, resources)).toHaveLength(1);
+    await expect(readSubscriptionsFile(join(folder, 'missing.json'), resources)).rejects.toThrow(
       new RegExp(`^WEBHOOKS_FILE \\(${join(folder, 'missing.json').replaceAll('/', '\\/')}\\) cannot be read: `, 'u'),
     );
   });

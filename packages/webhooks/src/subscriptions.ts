@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { RESOURCE_WORDS, type WebhookResource } from './resources.js';
 import { SECRET_PREFIX } from './signature.js';
 
 /** Where the changes go: one entry of the subscriptions file. */
@@ -10,7 +9,7 @@ export interface Subscription {
   /** `whsec_` and the base64 of the signing key; never shown. */
   readonly secret: string;
   /** The resources whose changes it wants (all when the file names none). */
-  readonly resources: readonly WebhookResource[];
+  readonly resources: readonly string[];
 }
 
 /** A subscriptions file that cannot be used; `problems` has one line per mistake, naming it. */
@@ -27,8 +26,11 @@ const KEY_BYTES = { min: 24, max: 64 } as const;
 const MAX_NAME_LENGTH = 100;
 const MEMBERS = new Set(['name', 'url', 'secret', 'resources']);
 
-/** Reads and checks the subscriptions file at `path`; every line of a refusal names the file. */
-export async function readSubscriptionsFile(path: string, setting = 'WEBHOOKS_FILE'): Promise<Subscription[]> {
+/**
+ * Reads and checks the subscriptions file at `path`, whose subscriptions may ask for
+ * `resources` (`ChangeWording.resources`); every line of a refusal names the file.
+ */
+export async function readSubscriptionsFile(path: string, resources: readonly string[], setting = 'WEBHOOKS_FILE'): Promise<Subscription[]> {
   const source = `${setting} (${path})`;
   let text: string;
   try {
@@ -36,7 +38,7 @@ export async function readSubscriptionsFile(path: string, setting = 'WEBHOOKS_FI
   } catch (error) {
     throw new SubscriptionsError([`${source} cannot be read: ${error instanceof Error ? error.message : String(error)}`]);
   }
-  return parseSubscriptions(text, source);
+  return parseSubscriptions(text, source, resources);
 }
 
 /**
@@ -44,7 +46,7 @@ export async function readSubscriptionsFile(path: string, setting = 'WEBHOOKS_FI
  * resources? } ] }`; throws a `SubscriptionsError` with a line per mistake, each starting
  * with `source` and naming the entry (never showing a secret).
  */
-export function parseSubscriptions(text: string, source: string): Subscription[] {
+export function parseSubscriptions(text: string, source: string, resources: readonly string[]): Subscription[] {
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -59,7 +61,7 @@ export function parseSubscriptions(text: string, source: string): Subscription[]
     const place = `subscription ${index + 1}`;
     const named = isObject(entry) && typeof entry.name === 'string' ? `${place} ("${entry.name}")` : place;
     const entryProblems: string[] = [];
-    const subscription = subscriptionOf(entry, (problem) => entryProblems.push(`${source}: ${named}: ${problem}`));
+    const subscription = subscriptionOf(entry, resources, (problem) => entryProblems.push(`${source}: ${named}: ${problem}`));
     problems.push(...entryProblems);
     if (subscription === undefined) return;
     const first = places.get(subscription.name);
@@ -85,7 +87,7 @@ function entriesOf(document: unknown, refuse: (problem: string) => void): unknow
 }
 
 /** The subscription `entry` describes, when its name is usable; each mistake told to `refuse`. */
-function subscriptionOf(entry: unknown, refuse: (problem: string) => void): Subscription | undefined {
+function subscriptionOf(entry: unknown, known: readonly string[], refuse: (problem: string) => void): Subscription | undefined {
   if (!isObject(entry)) {
     refuse('must be an object with name, url, secret and optional resources');
     return undefined;
@@ -94,7 +96,7 @@ function subscriptionOf(entry: unknown, refuse: (problem: string) => void): Subs
   const name = nameOf(entry.name, refuse);
   const url = urlOf(entry.url, refuse);
   const secret = secretOf(entry.secret, refuse);
-  const resources = resourcesOf(entry.resources, refuse);
+  const resources = resourcesOf(entry.resources, known, refuse);
   return name === undefined ? undefined : { name, url, secret, resources };
 }
 
@@ -121,17 +123,16 @@ function secretOf(value: unknown, refuse: (problem: string) => void): string {
   return '';
 }
 
-function resourcesOf(value: unknown, refuse: (problem: string) => void): WebhookResource[] {
-  if (value === undefined) return [...RESOURCE_WORDS];
-  const known = (word: unknown): word is WebhookResource => RESOURCE_WORDS.includes(word as WebhookResource);
+function resourcesOf(value: unknown, known: readonly string[], refuse: (problem: string) => void): string[] {
+  if (value === undefined) return [...known];
   if (!Array.isArray(value) || value.length === 0) {
-    refuse(`resources must be a list of ${RESOURCE_WORDS.join(', ')} (leave it out for all)`);
+    refuse(`resources must be a list of ${known.join(', ')} (leave it out for all)`);
     return [];
   }
   for (const word of value as unknown[]) {
-    if (!known(word)) refuse(`unknown resource ${JSON.stringify(word)}: the resources are ${RESOURCE_WORDS.join(', ')}`);
+    if (!known.includes(word as string)) refuse(`unknown resource ${JSON.stringify(word)}: the resources are ${known.join(', ')}`);
   }
-  return RESOURCE_WORDS.filter((word) => (value as unknown[]).includes(word));
+  return known.filter((word) => (value as unknown[]).includes(word));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -13,7 +13,7 @@ export function ref(kind: 'schemas' | 'headers' | 'responses' | 'parameters', na
 }
 
 export const UUID_V7_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
-const ISO_MILLIS_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$';
+export const ISO_MILLIS_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$';
 export const DIGITS_PATTERN = '^[0-9]+$';
 /** Digits naming a number of at least 1: `007` is 7, `0` and `000` are not. */
 export const POSITIVE_DIGITS_PATTERN = '^0*[1-9][0-9]*$';

@@ -4,6 +4,7 @@ import { changesPath } from './changes-path.js';
 import { components, ref, type Json } from './components.js';
 import { errorResponses, failuresOf, routeResponses } from './error-responses.js';
 import { optionsOperation, resourcePaths, success } from './operations.js';
+import { webhooksPath } from './webhooks-path.js';
 
 const description = `Escalas de trabalho e centros de custo.
 
@@ -18,7 +19,9 @@ que o caminho não aceita responde 405 \`METHOD_NOT_ALLOWED\` com \`Allow\`
 Toda escrita que dá certo fica guardada no mesmo passo que ela, com o nome da chave que a fez
 (\`by\`): \`GET /api/v1/scale/{id}/history\` (e de \`costCenter\`) dá as alterações de um registro,
 também depois de apagado, e \`GET /api/v1/changes\` as de todos, na ordem em que foram gravadas,
-para outro sistema acompanhar (páginas com \`Link\`, espera com \`wait\`, ou \`text/event-stream\`).`;
+para outro sistema acompanhar (páginas com \`Link\`, espera com \`wait\`, ou \`text/event-stream\`).
+Cada alteração é também enviada por POST, assinada (Standard Webhooks), às assinaturas do
+operador (\`WEBHOOKS_FILE\`); \`GET /api/v1/webhooks\` diz onde está cada uma.`;
 
 function healthPath(name: 'live' | 'ready', summary: string): Json {
   const tags = ['Health'];
@@ -70,6 +73,7 @@ export function openApiDocument(resources: readonly ResourceDescription[]): Json
     tags: [
       ...resources.map((r) => ({ name: r.name, description: `/api/v1/${r.singular}, /api/v1/${r.plural}` })),
       { name: 'Changes', description: '/api/v1/changes: as alterações de todas as fontes, para acompanhar.' },
+      { name: 'Webhooks', description: '/api/v1/webhooks: onde está a entrega de cada assinatura do operador.' },
       { name: 'Health', description: 'Sem chave.' },
       { name: 'Docs', description: 'Sem chave.' },
     ],
@@ -78,6 +82,7 @@ export function openApiDocument(resources: readonly ResourceDescription[]): Json
       {},
       ...resources.map((r) => resourcePaths(r)),
       changesPath(resources),
+      webhooksPath(resources),
       { '/health/live': healthPath('live', 'O processo atende'), '/health/ready': healthPath('ready', 'O armazenamento responde') },
       docsPaths(),
     ) as Json,

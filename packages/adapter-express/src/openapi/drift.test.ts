@@ -4,7 +4,8 @@ import { judge, openEventStream, schemaCheckOf, send, sendRaw, uniqueText, type 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyEntryOf } from '../api-keys.js';
 import { answerClientError } from '../client-error.js';
-import { describedResources } from '../resources.js';
+import { describedResources, webhooksDescription } from '../resources.js';
+import { type ApiRead } from '../api-read.js';
 import { startMemoryApp, type MemoryApp } from '../testing/memory-app.js';
 import { type Json } from './components.js';
 import { openApiDocument } from './document.js';
@@ -43,6 +44,20 @@ function switchableLog(inner: ChangeLog): ChangeLog {
   };
 }
 
+/** The webhooks' state as the app reads it (one subscription failing), failing on demand as the storage does. */
+const webhooksRead: ApiRead = {
+  path: `/${webhooksDescription.path}`,
+  message: webhooksDescription.message,
+  read: async () => {
+    if (failure !== undefined) throw failure();
+    const since = new Date('2026-11-22T15:02:11.000Z');
+    return [
+      { name: 'folha', url: 'https://folha.example/', resources: ['scale'], cursor: '0', lagChanges: 2, lagSeconds: 1.5, lastError: 'HTTP 503', failingSince: since, nextAttempt: since, failing: false },
+      { name: 'ponto', url: 'http://user:***@ponto.example/', resources: ['scale', 'costCenter'], cursor: '2', lagChanges: 0, lagSeconds: 0, lastError: null, failingSince: null, nextAttempt: null, failing: false },
+    ];
+  },
+};
+
 /** Time-ordered v7 ids, as the service makes them, without a dependency for a test. */
 let sequence = 0;
 const ids = {
@@ -69,7 +84,7 @@ beforeAll(async () => {
       ids,
       maxPageSize: 2,
     },
-    http: { isReady: () => Promise.resolve(failure === undefined) },
+    http: { isReady: () => Promise.resolve(failure === undefined), reads: [webhooksRead] },
   });
   running.server.on('clientError', answerClientError);
   baseUrl = running.baseUrl;
@@ -197,6 +212,13 @@ describe('every answer agrees with openapi.json', () => {
     // Last: every change is pruned, and reading from before them is answered 410.
     await storage.changes.prune(new Date(Date.now() + 60_000));
     for (const method of ['GET', 'HEAD']) expect((await exchange(method, '/api/v1/changes?after=1')).status).toBe(410);
+  });
+
+  it('the webhooks: where each subscription stands, for any key', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      for (const key of [undefined, readKey]) expect((await exchange(method, '/api/v1/webhooks', key === undefined ? {} : { key })).status).toBe(200);
+    }
+    for (const method of ['OPTIONS', 'PATCH']) await exchange(method, '/api/v1/webhooks', { key: null });
   });
 
   it('health, docs and unknown routes', async () => {
