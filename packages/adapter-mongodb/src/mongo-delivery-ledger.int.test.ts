@@ -27,6 +27,18 @@ await describeWithTestDatabase('MongoDeliveryLedger', (database) => {
     expect(await losing.deliveries.state('folha')).toMatchObject({ cursor: 5, lease: { holder: winner } });
   });
 
+  it('stops an instance that was taken over from moving the cursor, though the state it last wrote still has its lease', async () => {
+    const { storage: first, dbName } = await storages.fresh();
+    const second = await storages.again(dbName);
+    await first.deliveries.claim('folha', 'a', at(0), at(30));
+    await second.deliveries.claim('folha', 'b', at(40), at(70));
+    expect(await first.deliveries.advance('folha', 'a', 3)).toBe(false);
+    expect(await first.deliveries.fail('folha', 'a', { lastError: 'HTTP 503', failingSince: at(41), attempts: 1, nextAttempt: at(42), markedFailingAt: null })).toBe(false);
+    await first.deliveries.release('folha', 'a');
+    expect(await first.deliveries.state('folha')).toEqual({ subscription: 'folha', cursor: 0, lease: { holder: 'b', expiresAt: at(70) }, failure: null });
+    expect(await second.deliveries.advance('folha', 'b', 3)).toBe(true);
+  });
+
   it('removes the versions superseded longer ago than a write may land, keeping the rest and the state', { timeout: 30_000 }, async () => {
     const collection = collections.db().collection<DeliveryStateDocument>('webhookDeliveries_retired');
     // Writes may land up to the call's time plus the lease after the version they read: here 3 s in all.

@@ -43,6 +43,8 @@ export class MongoDeliveryLedger implements DeliveryLedger {
   readonly #retireAfterMs: number;
   /** When this process last removed old versions of each subscription. */
   readonly #lastRetired = new Map<string, number>();
+  /** The version of each subscription this process last wrote, and when it sent that write (it stood then, unless it took the number). */
+  readonly #seen = new Map<string, { document: DeliveryStateDocument; seenAt: number }>();
 
   constructor(options: MongoDeliveryLedgerOptions) {
     this.#collection = options.collection;
@@ -93,26 +95,45 @@ export class MongoDeliveryLedger implements DeliveryLedger {
   /**
    * Writes what `transition` makes of the state that stands as its next version, reading
    * again when another writer wrote that version first; resolves the state written, or
-   * `undefined` when `transition` wrote nothing.
+   * `undefined` when `transition` wrote nothing. The version this process last saw stand is
+   * tried first, unread (a holder advancing its cursor writes in one round trip): an insert
+   * that takes the next number shows it still stood. Only a write is decided from it; a
+   * refusal is decided from the version read.
    */
   #write(subscription: string, transition: Transition): Promise<DeliveryState | undefined> {
     return withinTimeLimit(this.#timeoutMS, undefined, async (signal) => {
-      for (;;) {
-        const latest = await this.#latest(subscription, signal);
+      let latest = this.#recentlySeen(subscription);
+      for (let fresh = latest === undefined; ; fresh = true) {
+        const seenAt = Date.now();
+        if (fresh) latest = await this.#latest(subscription, signal);
         const next = transition(latest === undefined ? { subscription, cursor: 0, lease: null, failure: null } : stateOf(latest));
-        if (next === undefined) return undefined;
-        const version = (latest?.version ?? 0) + 1;
-        const writtenAt = new Date();
+        if (next === undefined) {
+          if (fresh) return undefined;
+          continue;
+        }
+        const written = documentOf(next, (latest?.version ?? 0) + 1, new Date());
         try {
-          await this.#collection.insertOne(documentOf(next, version, writtenAt), abortableBy(signal, {}));
+          await this.#collection.insertOne(written, abortableBy(signal, {}));
         } catch (error) {
           if (isDuplicateKeyError(error)) continue;
           throw translateDriverError(error);
         }
-        await this.#retireOld(subscription, writtenAt, signal);
-        return stateOf(documentOf(next, version, writtenAt));
+        this.#seen.set(subscription, { document: written, seenAt });
+        await this.#retireOld(subscription, written.writtenAt, signal);
+        return stateOf(written);
       }
     });
+  }
+
+  /**
+   * The version this process last saw stand, if that was recently enough that a write
+   * based on it lands before the version after it could be removed (its removal waits for
+   * a lease and a call's time after the next version was written; this write's lands
+   * within a lease of being sent).
+   */
+  #recentlySeen(subscription: string): DeliveryStateDocument | undefined {
+    const seen = this.#seen.get(subscription);
+    return seen !== undefined && Date.now() - seen.seenAt < this.#timeoutMS ? seen.document : undefined;
   }
 
   async #latest(subscription: string, signal: AbortSignal): Promise<DeliveryStateDocument | undefined> {
