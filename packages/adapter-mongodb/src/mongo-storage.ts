@@ -3,6 +3,7 @@ import { MongoClient, type Collection, type Db } from 'mongodb';
 import { type ChangeDocument, type OutcomeDocument } from './change-document.js';
 import { type DeletionDocument, type ProtocolStep, type PrunedDocument } from './change-protocol.js';
 import { MongoChangeLog } from './mongo-change-log.js';
+import { MongoDeliveryLedger, type DeliveryStateDocument } from './mongo-delivery-ledger.js';
 import { MongoHitCounter, type HitDocument } from './mongo-hit-counter.js';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
@@ -44,6 +45,8 @@ export class MongoStorage {
   readonly hitCounter: MongoHitCounter;
   /** The changes both repositories committed, in `changes` and the collections beside it (docs/storage.md). */
   readonly changes: MongoChangeLog;
+  /** Where each webhook subscription's delivery stands, in `webhookDeliveries` (docs/storage.md). */
+  readonly deliveries: MongoDeliveryLedger;
   readonly #indexed: MongoRecordRepository<string>[] = [];
   readonly #client: MongoClient;
   readonly #db: Db;
@@ -98,6 +101,11 @@ export class MongoStorage {
       return repository;
     });
     this.hitCounter = new MongoHitCounter(this.#db.collection<HitDocument>('rateLimitHits'), timeoutMS);
+    this.deliveries = new MongoDeliveryLedger({
+      collection: this.#db.collection<DeliveryStateDocument>('webhookDeliveries'),
+      timeoutMS,
+      leaseMs,
+    });
   }
 
   /** Creates every collection's indexes; idempotent. */
@@ -106,6 +114,7 @@ export class MongoStorage {
       ...this.#indexed.map((repository) => repository.ensureIndexes()),
       this.changes.ensureIndexes(),
       this.hitCounter.ensureIndexes(),
+      this.deliveries.ensureIndexes(),
     ]);
   }
 

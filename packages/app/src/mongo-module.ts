@@ -28,8 +28,8 @@ export function mongoStorageModule(config: Config): ContainerModule {
       .inSingletonScope();
     bind(ids.storage).toService(connection);
     bind(ids.hitCounter).toConstantValue(storage.hitCounter);
-    // No delivery ledger on this storage yet: WEBHOOKS_FILE is refused at start.
-    bind(ids.deliveryLedger).toConstantValue(null);
+    // Not gated, as the change log: its one index only speeds its reads up.
+    bind(ids.deliveryLedger).toConstantValue(storage.deliveries);
     // Not gated: a read of the log needs no index to be right, and fails as an outage while
     // the server cannot be reached, as a gated call would.
     bind(ids.changes).toConstantValue(storage.changes);
