@@ -12,31 +12,31 @@ await describeWithTestDatabase('MongoDeliveryLedger', (database) => {
   const storages = useTestStorages(database);
   const collections = useTestCollections(database);
 
-  describeDeliveryLedgerContract('mongodb', async () => (await storages.fresh()).storage.deliveries);
+  describeDeliveryLedgerContract('mongodb', async () => (await storages.fresh()).storage.deliveryLedger);
 
   it('gives an expired lease to exactly one of two instances of the app taking it over at once, and stops the other from moving the cursor', async () => {
     const { storage: first, dbName } = await storages.fresh();
     const second = await storages.again(dbName);
-    await first.deliveries.claim('folha', 'gone', at(0), at(30));
-    const [a, b] = await Promise.all([first.deliveries.claim('folha', 'a', at(40), at(70)), second.deliveries.claim('folha', 'b', at(40), at(70))]);
+    await first.deliveryLedger.claim('folha', 'gone', at(0), at(30));
+    const [a, b] = await Promise.all([first.deliveryLedger.claim('folha', 'a', at(40), at(70)), second.deliveryLedger.claim('folha', 'b', at(40), at(70))]);
     expect([a, b].filter((claim) => claim !== undefined)).toHaveLength(1);
     const [winner, loser] = a === undefined ? (['b', 'a'] as const) : (['a', 'b'] as const);
     const [winning, losing] = winner === 'a' ? [first, second] : [second, first];
-    expect(await losing.deliveries.advance('folha', loser, 5)).toBe(false);
-    expect(await winning.deliveries.advance('folha', winner, 5)).toBe(true);
-    expect(await losing.deliveries.state('folha')).toMatchObject({ cursor: 5, lease: { holder: winner } });
+    expect(await losing.deliveryLedger.advance('folha', loser, 5)).toBe(false);
+    expect(await winning.deliveryLedger.advance('folha', winner, 5)).toBe(true);
+    expect(await losing.deliveryLedger.state('folha')).toMatchObject({ cursor: 5, lease: { holder: winner } });
   });
 
   it('stops an instance that was taken over from moving the cursor, though the state it last wrote still has its lease', async () => {
     const { storage: first, dbName } = await storages.fresh();
     const second = await storages.again(dbName);
-    await first.deliveries.claim('folha', 'a', at(0), at(30));
-    await second.deliveries.claim('folha', 'b', at(40), at(70));
-    expect(await first.deliveries.advance('folha', 'a', 3)).toBe(false);
-    expect(await first.deliveries.fail('folha', 'a', { lastError: 'HTTP 503', failingSince: at(41), attempts: 1, nextAttempt: at(42), markedFailingAt: null })).toBe(false);
-    await first.deliveries.release('folha', 'a');
-    expect(await first.deliveries.state('folha')).toEqual({ subscription: 'folha', cursor: 0, lease: { holder: 'b', expiresAt: at(70) }, failure: null });
-    expect(await second.deliveries.advance('folha', 'b', 3)).toBe(true);
+    await first.deliveryLedger.claim('folha', 'a', at(0), at(30));
+    await second.deliveryLedger.claim('folha', 'b', at(40), at(70));
+    expect(await first.deliveryLedger.advance('folha', 'a', 3)).toBe(false);
+    expect(await first.deliveryLedger.fail('folha', 'a', { lastError: 'HTTP 503', failingSince: at(41), attempts: 1, nextAttempt: at(42), markedFailingAt: null })).toBe(false);
+    await first.deliveryLedger.release('folha', 'a');
+    expect(await first.deliveryLedger.state('folha')).toEqual({ subscription: 'folha', cursor: 0, lease: { holder: 'b', expiresAt: at(70) }, failure: null });
+    expect(await second.deliveryLedger.advance('folha', 'b', 3)).toBe(true);
   });
 
   it('removes the versions superseded longer ago than a write may land, keeping the rest and the state', { timeout: 30_000 }, async () => {

@@ -46,7 +46,7 @@ export class MongoStorage {
   /** The changes both repositories committed, in `changes` and the collections beside it (docs/storage.md). */
   readonly changes: MongoChangeLog;
   /** Where each webhook subscription's delivery stands, in `webhookDeliveries` (docs/storage.md). */
-  readonly deliveries: MongoDeliveryLedger;
+  readonly deliveryLedger: MongoDeliveryLedger;
   readonly #indexed: MongoRecordRepository<string>[] = [];
   readonly #client: MongoClient;
   readonly #db: Db;
@@ -101,7 +101,7 @@ export class MongoStorage {
       return repository;
     });
     this.hitCounter = new MongoHitCounter(this.#db.collection<HitDocument>('rateLimitHits'), timeoutMS);
-    this.deliveries = new MongoDeliveryLedger({
+    this.deliveryLedger = new MongoDeliveryLedger({
       collection: this.#db.collection<DeliveryStateDocument>('webhookDeliveries'),
       timeoutMS,
       leaseMs,
@@ -114,7 +114,7 @@ export class MongoStorage {
       ...this.#indexed.map((repository) => repository.ensureIndexes()),
       this.changes.ensureIndexes(),
       this.hitCounter.ensureIndexes(),
-      this.deliveries.ensureIndexes(),
+      this.deliveryLedger.ensureIndexes(),
     ]);
   }
 

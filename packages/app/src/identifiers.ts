@@ -32,8 +32,8 @@ export const ids = {
   repositories: Symbol('Repositories') as ServiceIdentifier<Repositories>,
   /** The change log those repositories write each change to, in the same storage. */
   changes: Symbol('ChangeLog') as ServiceIdentifier<ChangeLog>,
-  /** Where webhook deliveries keep their progress, in the same storage; `null` on a storage that has no ledger yet. */
-  deliveryLedger: Symbol('DeliveryLedger') as ServiceIdentifier<DeliveryLedger | null>,
+  /** Where webhook deliveries keep their progress, in the same storage. */
+  deliveryLedger: Symbol('DeliveryLedger') as ServiceIdentifier<DeliveryLedger>,
   storage: Symbol('StorageLifecycle') as ServiceIdentifier<StorageLifecycle>,
   /** Where the rate limits count, in the storage's database; `null` keeps them in this process (memory storage). */
   hitCounter: Symbol('HitCounter') as ServiceIdentifier<HitCounter | null>,

@@ -29,7 +29,7 @@ export function mongoStorageModule(config: Config): ContainerModule {
     bind(ids.storage).toService(connection);
     bind(ids.hitCounter).toConstantValue(storage.hitCounter);
     // Not gated, as the change log: its one index only speeds its reads up.
-    bind(ids.deliveryLedger).toConstantValue(storage.deliveries);
+    bind(ids.deliveryLedger).toConstantValue(storage.deliveryLedger);
     // Not gated: a read of the log needs no index to be right, and fails as an outage while
     // the server cannot be reached, as a gated call would.
     bind(ids.changes).toConstantValue(storage.changes);

@@ -9,7 +9,7 @@ import { createContainer } from './container.js';
 import { ids } from './identifiers.js';
 import { configuredKeys, makeRunKey, RUN_KEY_NAME } from './key-source.js';
 import { lifecycleLogger } from './logger.js';
-import { configuredSubscriptions, webhooksOf } from './webhooks-module.js';
+import { configuredSubscriptions } from './webhooks-module.js';
 
 // Writes still waiting to begin this long before SHUTDOWN_TIMEOUT_MS are refused, so their
 // 503s are written before the drain cuts the connections left.
@@ -51,7 +51,7 @@ export async function startService(config: Config): Promise<RunningService> {
   }
   const subscriptions = await configuredSubscriptions(config);
   const container = await createContainer(config, keys);
-  const webhooks = webhooksOf(container, config);
+  const webhooks = container.get(ids.webhooks);
   const storage = container.get(ids.storage);
   storage.open();
   const log = lifecycleLogger(container.get(ids.logger));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describedChanges, webhooksDescription, type ApiRead } from '@workplan/adapter-express';
 import { readSubscriptionsFile, WebhookDeliverer, type Subscription } from '@workplan/webhooks';
-import { type Container, ContainerModule } from 'inversify';
+import { ContainerModule } from 'inversify';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
 import { logDeliveryEvent } from './webhook-log.js';
@@ -21,8 +21,6 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
   bind(ids.webhooks).toResolvedValue(
     (config, changes, logger, metrics, ledger) => {
       if (config.webhooksFile === undefined) return null;
-      // `webhooksOf` refused the start already.
-      if (ledger === null) throw new TypeError('webhooks asked of a storage without a delivery ledger');
       const counted = metrics === null ? undefined : new WebhookMetrics(metrics.registry, () => deliverer.status());
       const deliverer: WebhookDeliverer = new WebhookDeliverer({
         changes,
@@ -39,18 +37,6 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
     [ids.config, ids.changes, ids.logger, ids.metrics, ids.deliveryLedger],
   );
 });
-
-/**
- * The deliverer when WEBHOOKS_FILE is set. A storage without a delivery ledger yet cannot
- * keep deliveries: asking for webhooks on it stops the start, before anything else of the
- * deliverer is made.
- */
-export function webhooksOf(container: Container, config: Config): WebhookDeliverer | null {
-  if (config.webhooksFile !== undefined && container.get(ids.deliveryLedger) === null) {
-    throw new Error(`WEBHOOKS_FILE is set, but STORAGE=${config.storage} cannot keep webhook deliveries yet: unset WEBHOOKS_FILE, or use another storage`);
-  }
-  return container.get(ids.webhooks);
-}
 
 /** `GET /api/v1/webhooks`: where each subscription stands; none without WEBHOOKS_FILE. */
 export function webhooksRead(webhooks: WebhookDeliverer | null): ApiRead {

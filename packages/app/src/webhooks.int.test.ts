@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { describedChanges } from '@workplan/adapter-express';
 import { connectMongo, type MongoStorage } from '@workplan/adapter-mongodb';
 import { createWorkplan } from '@workplan/core';
 import { send, startReceiver, untilReady } from '@workplan/testing';
@@ -62,8 +63,9 @@ await describeWithTestDatabase('webhooks on MongoDB', (database) => {
         storages.push(storage);
         const deliverer = new WebhookDeliverer({
           changes: storage.changes,
-          ledger: storage.deliveries,
+          ledger: storage.deliveryLedger,
           holder,
+          wording: describedChanges(),
           // A lease of three attempts, as by default, short enough for a takeover within the test.
           timings: { attemptTimeoutMs: 200, leaseMs: 600, backoff: { firstMs: 20, maxMs: 80 } },
           onEvent: (event: DeliveryEvent) => {
@@ -81,8 +83,8 @@ await describeWithTestDatabase('webhooks on MongoDB', (database) => {
       await write(first, 1, 4);
       await receiver.until((posts) => posts.length >= 4, 30_000);
       // The cursor moves, and the event is told, just after the receiver answers.
-      while ((await first.deliveries.state('folha'))?.cursor !== 4) await sleep(20);
-      const holder = (await first.deliveries.state('folha'))?.lease?.holder;
+      while ((await first.deliveryLedger.state('folha'))?.cursor !== 4) await sleep(20);
+      const holder = (await first.deliveryLedger.state('folha'))?.lease?.holder;
       expect(delivered.get(holder ?? '')).toEqual(['1', '2', '3', '4']);
 
       // The holder's database connection goes: it can neither deliver nor give its lease up.
@@ -93,7 +95,7 @@ await describeWithTestDatabase('webhooks on MongoDB', (database) => {
       await sleep(500);
       expect(receiver.posts.map((post) => String(post.headers['webhook-id']))).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
       expect(delivered.get(holder === 'a' ? 'b' : 'a')).toEqual(['5', '6', '7', '8']);
-      expect(await survivor.deliveries.state('folha')).toMatchObject({ cursor: 8, lease: { holder: holder === 'a' ? 'b' : 'a' } });
+      expect(await survivor.deliveryLedger.state('folha')).toMatchObject({ cursor: 8, lease: { holder: holder === 'a' ? 'b' : 'a' } });
     } finally {
       await Promise.all(deliverers.map((deliverer) => deliverer.stop()));
       await Promise.all(storages.map((storage) => storage.close()));

@@ -130,12 +130,6 @@ describe('webhooks in the service', () => {
     await expect.poll(listed).toMatchObject({ data: [{ name: 'folha', cursor: '2', lagChanges: 0 }] });
   });
 
-  it('refuses WEBHOOKS_FILE on MongoDB, which cannot keep deliveries yet', async () => {
-    const file = await webhooksFile([]);
-    const config = parseConfig({ ...base, STORAGE: 'mongodb', MONGODB_URI: 'mongodb://127.0.0.1:9/workplan', WEBHOOKS_FILE: file });
-    await expect(startService(config)).rejects.toThrow('WEBHOOKS_FILE is set, but STORAGE=mongodb cannot keep webhook deliveries yet');
-  });
-
   it('delivers to the subscriptions of the file as re-read, and keeps the old ones when it no longer reads', async () => {
     const folha = await receiver();
     const ponto = await receiver();
