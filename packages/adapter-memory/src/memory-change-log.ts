@@ -1,7 +1,7 @@
 import {
   assembleRecord,
   numbered,
-  recordKinds,
+  kindNamed,
   WorkplanError,
   changeIdOf,
   type CatalogRecord,
@@ -33,8 +33,6 @@ interface KeptChange {
   readonly previous: KeptRecord | null;
 }
 
-const kindsByName = new Map<string, RecordKind<string>>(Object.values(recordKinds).map((kind) => [kind.name, kind]));
-
 /**
  * The changes of every repository of a process, in memory, in the order they were made.
  * A repository appends its change in the same step as its write (nothing is awaited
@@ -58,8 +56,8 @@ export class MemoryChangeLog implements ChangeLog {
       action: draft.action,
       at: draft.at.getTime(),
       by: draft.by,
-      data: draft.data === null ? null : keptRecord(kindNamed(draft.kind), draft.data),
-      previous: draft.previous === null ? null : keptRecord(kindNamed(draft.kind), draft.previous),
+      data: draft.data === null ? null : keptRecord(kindOf(draft.kind), draft.data),
+      previous: draft.previous === null ? null : keptRecord(kindOf(draft.kind), draft.previous),
     };
     this.#kept.push(kept);
     const key = recordKey(draft.kind, draft.recordId);
@@ -126,14 +124,14 @@ function keptRecord(kind: RecordKind<string>, record: CatalogRecord<string>): Ke
   return { id: record.id, text: record[kind.field] as string, createdAt: record.createdAt.getTime(), updatedAt: record.updatedAt.getTime() };
 }
 
-function kindNamed(name: string): RecordKind<string> {
-  const kind = kindsByName.get(name);
+function kindOf(name: string): RecordKind<string> {
+  const kind = kindNamed(name);
   if (kind === undefined) throw new TypeError(`no kind of record is named ${JSON.stringify(name)}`);
   return kind;
 }
 
 function changeOf(kept: KeptChange): Change {
-  const kind = kindNamed(kept.kind);
+  const kind = kindOf(kept.kind);
   const recordOf = (record: KeptRecord | null): CatalogRecord<string> | null =>
     record === null
       ? null

@@ -1,7 +1,7 @@
 import {
   assembleRecord,
   changeIdOf,
-  recordKinds,
+  kindNamed,
   type CatalogRecord,
   type Change,
   type ChangeAction,
@@ -41,18 +41,16 @@ export interface OutcomeDocument {
   committed: boolean;
 }
 
-const kindsByName = new Map<string, RecordKind<string>>(Object.values(recordKinds).map((kind) => [kind.name, kind]));
-
 /** The kind of record named `name`; a name no kind has is a bug upstream, or a document of someone else's. */
-export function kindNamed(name: string): RecordKind<string> {
-  const kind = kindsByName.get(name);
+function kindOf(name: string): RecordKind<string> {
+  const kind = kindNamed(name);
   if (kind === undefined) throw new TypeError(`no kind of record is named ${JSON.stringify(name)}`);
   return kind;
 }
 
 /** The document of `draft` numbered `sequence`, written at `writtenAt`. */
 export function toChangeDocument<F extends string>(draft: ChangeDraft<F>, sequence: number, writtenAt: Date): ChangeDocument {
-  const kind = kindNamed(draft.kind) as RecordKind<F>;
+  const kind = kindOf(draft.kind) as RecordKind<F>;
   const kept = (record: CatalogRecord<F> | null): KeptRecord | null =>
     record === null ? null : { id: record.id, text: record[kind.field], createdAt: record.createdAt, updatedAt: record.updatedAt };
   return {
@@ -70,7 +68,7 @@ export function toChangeDocument<F extends string>(draft: ChangeDraft<F>, sequen
 
 /** The change a document holds. */
 export function toChange(document: ChangeDocument): Change {
-  const kind = kindNamed(document.kind);
+  const kind = kindOf(document.kind);
   const record = (kept: KeptRecord | null): CatalogRecord<string> | null => (kept === null ? null : assembleRecord(kind, kept));
   return {
     id: changeIdOf(document._id),

@@ -50,6 +50,7 @@ export {
   type WorkScheduleInput,
 } from './record.js';
 export {
+  kindNamed,
   mapKinds,
   recordKinds,
   repositoriesOf,
