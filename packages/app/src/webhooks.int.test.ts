@@ -8,7 +8,6 @@ import { connectMongo, type MongoStorage } from '@workplan/adapter-mongodb';
 import { createWorkplan } from '@workplan/core';
 import { send, startReceiver, untilReady } from '@workplan/testing';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
-import { MongoClient } from 'mongodb';
 import { expect, it } from 'vitest';
 import { parseConfig } from './config.js';
 import { startService, type RunningService } from './service.js';
@@ -53,7 +52,7 @@ await describeWithTestDatabase('webhooks on MongoDB', (database) => {
 
   it('has the other instance take over, from the cursor, once the delivering one dies, sending nothing twice', { timeout: 60_000 }, async () => {
     const receiver = await startReceiver();
-    const dbName = `${database.dbName}_takeover`;
+    const { dbName } = database.another();
     const storages: MongoStorage[] = [];
     const deliverers: WebhookDeliverer[] = [];
     const delivered = new Map<string, string[]>();
@@ -99,9 +98,6 @@ await describeWithTestDatabase('webhooks on MongoDB', (database) => {
     } finally {
       await Promise.all(deliverers.map((deliverer) => deliverer.stop()));
       await Promise.all(storages.map((storage) => storage.close()));
-      const client = await MongoClient.connect(database.uri);
-      await client.db(dbName).dropDatabase();
-      await client.close();
       await receiver.close();
     }
   });

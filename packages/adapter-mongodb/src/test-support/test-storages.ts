@@ -1,6 +1,5 @@
 import { type TestDatabase } from '@workplan/testing/mongodb';
-import { MongoClient } from 'mongodb';
-import { afterAll, afterEach } from 'vitest';
+import { afterEach } from 'vitest';
 import { connectMongo, type MongoStorage, type MongoStorageOptions } from '../mongo-storage.js';
 
 // The tests' storages check behaviour, not time limits: files run side by side on a busy
@@ -21,17 +20,8 @@ export function useTestStorages(database: TestDatabase): {
   again(dbName: string, options?: TestStorageOptions): Promise<MongoStorage>;
 } {
   const open: MongoStorage[] = [];
-  const names: string[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((storage) => storage.close()));
-  });
-  afterAll(async () => {
-    const client = await MongoClient.connect(database.uri);
-    try {
-      for (const name of names) await client.db(name).dropDatabase();
-    } finally {
-      await client.close();
-    }
   });
   const again = async (dbName: string, options: TestStorageOptions = {}): Promise<MongoStorage> => {
     const storage = await connectMongo({ uri: database.uri, dbName, timeoutMS: GENEROUS_TIMEOUT_MS, ...options });
@@ -40,8 +30,7 @@ export function useTestStorages(database: TestDatabase): {
   };
   return {
     async fresh(options) {
-      const dbName = `${database.dbName}_${String(names.length + 1)}`;
-      names.push(dbName);
+      const { dbName } = database.another();
       return { storage: await again(dbName, options), dbName };
     },
     again,

@@ -8,6 +8,8 @@ export interface TestDatabase {
   /** A connection string naming this database, for code that connects by itself (the app). */
   readonly uri: string;
   readonly dbName: string;
+  /** A further database on the same server, named after this one plus a number, dropped with it after the suite. */
+  another(): TestDatabase;
 }
 
 const HOW_TO_RUN = 'bash scripts/test-db.sh pnpm test';
@@ -31,17 +33,27 @@ export async function describeWithTestDatabase(name: string, body: (database: Te
     // The suite's own tests, each reported as skipped, so the run's count of tests that did
     // not run is the real one (skip-report.ts says it again at the end of the run).
     describe.skip(`${name} ${NOT_RUN_MARK}`, () => {
-      body({ uri: 'mongodb://127.0.0.1:9/not-run', dbName: 'not-run' });
+      const notRun: TestDatabase = { uri: 'mongodb://127.0.0.1:9/not-run', dbName: 'not-run', another: () => notRun };
+      body(notRun);
     });
     return;
   }
   const dbName = `workplan_test_${randomUUID().replaceAll('-', '')}`;
-  const database: TestDatabase = { uri: withDatabaseName(serverUri, dbName), dbName };
+  const names = [dbName];
+  const named = (name: string): TestDatabase => ({
+    uri: withDatabaseName(serverUri, name),
+    dbName: name,
+    another: () => {
+      const next = `${dbName}_${String(names.length)}`;
+      names.push(next);
+      return named(next);
+    },
+  });
   describe(name, () => {
     afterAll(async () => {
-      await dropDatabase(database);
+      await dropDatabases(serverUri, names);
     });
-    body(database);
+    body(named(dbName));
   });
 }
 
@@ -52,10 +64,10 @@ export function withDatabaseName(uri: string, dbName: string): string {
   return `${parts[1]}/${dbName}${parts[2] ?? ''}`;
 }
 
-async function dropDatabase(database: TestDatabase): Promise<void> {
-  const client = new MongoClient(database.uri, { serverSelectionTimeoutMS: 5000 });
+async function dropDatabases(serverUri: string, names: readonly string[]): Promise<void> {
+  const client = new MongoClient(serverUri, { serverSelectionTimeoutMS: 5000 });
   try {
-    await client.db(database.dbName).dropDatabase();
+    for (const name of names) await client.db(name).dropDatabase();
   } finally {
     await client.close();
   }
