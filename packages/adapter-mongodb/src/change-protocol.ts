@@ -77,8 +77,12 @@ export class ChangeProtocol {
   /** The numbering under way in this process, for the next to wait for. */
   #numbering: Promise<unknown> = Promise.resolve();
   /**
-   * Numbers of changes known decided (an outcome never changes), the latest this process
-   * decided: a writer finds most records stamped with one of them, and need not ask.
+   * Numbers of changes known decided, the latest this process decided: a writer finds most
+   * records stamped with one of them, and need not ask the server (on FerretDB each such
+   * question reads the whole outcomes collection; figures in docs/benchmarks/README.md).
+   * Safe to keep because an outcome never changes: `decide` inserts it under the change's
+   * number, the first insert stands, and every later decider reads that one back; nothing
+   * removes an outcome but a prune, of changes already decided.
    */
   readonly #decided = new Set<number>();
 
