@@ -43,12 +43,15 @@ export class MemoryChangeLog implements ChangeLog {
   #kept: KeptChange[] = [];
   /** The highest number removed by `prune`: every change up to it is gone. */
   #pruned = 0;
-  readonly #byRecord = new Map<string, KeptChange[]>();
+  /** Each record's changes, oldest first, by kind and then record id. */
+  readonly #byRecord = new Map<string, Map<string, KeptChange[]>>();
   readonly #waiters = new Set<() => void>();
 
   /** Numbers and keeps `draft`; the caller has just carried it out. */
   append<F extends string>(draft: ChangeDraft<F>): Change<F> {
     const sequence = this.#pruned + this.#kept.length + 1;
+    const kind = kindOf(draft.kind);
+    const ofRecord = this.#changesOf(draft.kind, draft.recordId);
     const kept: KeptChange = {
       sequence,
       kind: draft.kind,
@@ -56,14 +59,11 @@ export class MemoryChangeLog implements ChangeLog {
       action: draft.action,
       at: draft.at.getTime(),
       by: draft.by,
-      data: draft.data === null ? null : keptRecord(kindOf(draft.kind), draft.data),
-      previous: draft.previous === null ? null : keptRecord(kindOf(draft.kind), draft.previous),
+      data: draft.data === null ? null : keptRecord(kind, draft.data),
+      previous: draft.previous === null ? null : keptState(kind, draft.previous, ofRecord.at(-1)?.data ?? null),
     };
     this.#kept.push(kept);
-    const key = recordKey(draft.kind, draft.recordId);
-    const ofRecord = this.#byRecord.get(key);
-    if (ofRecord === undefined) this.#byRecord.set(key, [kept]);
-    else ofRecord.push(kept);
+    ofRecord.push(kept);
     for (const wake of this.#waiters) wake();
     return numbered(draft, sequence);
   }
@@ -78,7 +78,7 @@ export class MemoryChangeLog implements ChangeLog {
 
   async history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
-    return (this.#byRecord.get(recordKey(kind, recordId)) ?? []).map(changeOf);
+    return (this.#byRecord.get(kind)?.get(recordId) ?? []).map(changeOf);
   }
 
   async waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void> {
@@ -107,21 +107,41 @@ export class MemoryChangeLog implements ChangeLog {
     this.#kept = this.#kept.slice(count);
     this.#pruned += count;
     for (const change of gone) {
-      const key = recordKey(change.kind, change.recordId);
-      const ofRecord = this.#byRecord.get(key) ?? [];
+      const ofKind = this.#byRecord.get(change.kind);
+      const ofRecord = ofKind?.get(change.recordId) ?? [];
       ofRecord.shift();
-      if (ofRecord.length === 0) this.#byRecord.delete(key);
+      if (ofRecord.length === 0) ofKind?.delete(change.recordId);
     }
     return count;
   }
-}
 
-function recordKey(kind: string, recordId: string): string {
-  return `${kind}/${recordId}`;
+  /** The list a record's changes are kept in, made empty the first time. */
+  #changesOf(kind: string, recordId: string): KeptChange[] {
+    let ofKind = this.#byRecord.get(kind);
+    if (ofKind === undefined) this.#byRecord.set(kind, (ofKind = new Map<string, KeptChange[]>()));
+    let ofRecord = ofKind.get(recordId);
+    if (ofRecord === undefined) ofKind.set(recordId, (ofRecord = []));
+    return ofRecord;
+  }
 }
 
 function keptRecord(kind: RecordKind<string>, record: CatalogRecord<string>): KeptRecord {
   return { id: record.id, text: record[kind.field] as string, createdAt: record.createdAt.getTime(), updatedAt: record.updatedAt.getTime() };
+}
+
+/**
+ * The state a change found, as kept: the one the record's last change left when it is that
+ * state (as it is unless a change was pruned or the record predates the log), shared rather
+ * than copied. Kept records are never changed, so sharing one is safe, and every change
+ * kept forever (no retention set) then costs one record less.
+ */
+function keptState(kind: RecordKind<string>, previous: CatalogRecord<string>, lastKept: KeptRecord | null): KeptRecord {
+  const same =
+    lastKept !== null &&
+    lastKept.updatedAt === previous.updatedAt.getTime() &&
+    lastKept.createdAt === previous.createdAt.getTime() &&
+    lastKept.text === previous[kind.field];
+  return same ? lastKept : keptRecord(kind, previous);
 }
 
 function kindOf(name: string): RecordKind<string> {
