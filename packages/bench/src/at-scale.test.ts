@@ -1,6 +1,7 @@
 import { foldText } from '@workplan/core';
 import { describe, expect, it } from 'vitest';
-import { SEARCHES, textOf } from './at-scale.js';
+import { ofTurns, SEARCHES, textOf } from './at-scale.js';
+import type { Sample } from './load.js';
 
 describe('the scale scenario\'s data', () => {
   const texts = Array.from({ length: 100_000 }, (_, i) => textOf(i + 1));
@@ -20,5 +21,24 @@ describe('the scale scenario\'s data', () => {
   it('orders texts differently from their creation, so a text sort is not the creation order', () => {
     const folded = texts.slice(0, 1000).map((text) => foldText(text));
     expect([...folded].sort()).not.toEqual(folded);
+  });
+});
+
+describe('runs taken in turns', () => {
+  const run = (p50Ms: number, p99Ms: number, requests: number): Sample => ({
+    requests,
+    seconds: requests / 1000,
+    reqPerSec: 1000,
+    p50Ms,
+    p99Ms,
+    non2xx: 1,
+    errors: 0,
+    peakRssMb: requests,
+    generatorCpuPct: p50Ms,
+  });
+
+  it('are one sample: the medians of their latencies, the sums of their counts', () => {
+    const sample = ofTurns([run(0.3, 1, 50), run(0.1, 3, 50), run(0.2, 2, 100)]);
+    expect(sample).toEqual({ requests: 200, seconds: 0.2, reqPerSec: 1000, p50Ms: 0.2, p99Ms: 2, non2xx: 3, errors: 0, peakRssMb: 100, generatorCpuPct: 0.3 });
   });
 });

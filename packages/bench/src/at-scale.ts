@@ -5,6 +5,7 @@ import { describe, type Plan } from './compare.js';
 import { runLoad, type Sample } from './load.js';
 import { runPaced, type PacedRequest } from './paced.js';
 import { type ServerProcess } from './processes.js';
+import { median } from './stats.js';
 
 /**
  * Finding records in a large store (issue 28): searches, each sort's first page, a page deep
@@ -69,11 +70,8 @@ export async function scaleScenario(storage: 'memory' | 'sqlite', records: numbe
       deep: await latency(`page at depth ${records - 100} sort=value`, deepPath),
     };
     const counted = {
-      plain: { without: await latency('plain first page', '/api/v1/scales/100'), with: await latency('plain first page, count', '/api/v1/scales/100?count=true') },
-      sorted: {
-        without: await latency('first page sort=value', '/api/v1/scales/100?sort=value'),
-        with: await latency('first page sort=value, count', '/api/v1/scales/100?sort=value&count=true'),
-      },
+      plain: await withAndWithoutCount(app, plan, `${label} plain first page`, '/api/v1/scales/100'),
+      sorted: await withAndWithoutCount(app, plan, `${label} first page sort=value`, '/api/v1/scales/100?sort=value'),
     };
     const beside = {
       deepPages: await cheapBesideExpensive(app, plan, ids, `/api/v1/scales/${records - 100}/100`, `${label} beside deep pages`),
@@ -83,6 +81,47 @@ export async function scaleScenario(storage: 'memory' | 'sqlite', records: numbe
   } finally {
     await app.stop();
   }
+}
+
+/** Runs measuring what `count=true` adds, each side's taken in turn with the other's. */
+const COUNT_TURNS = 10;
+
+/**
+ * A page's latency without `count=true` and with it, in turns of a tenth of the requests
+ * each: the difference is a fraction of a tenth of a millisecond, less than what a page's
+ * latency drifts by over a few seconds, so runs one after the other would measure the drift.
+ */
+async function withAndWithoutCount(app: ServerProcess, plan: Plan, label: string, path: string): Promise<{ without: Sample; with: Sample }> {
+  const counted = `${path}${path.includes('?') ? '&' : '?'}count=true`;
+  const runs: { without: Sample[]; with: Sample[] } = { without: [], with: [] };
+  const amount = Math.ceil(LATENCY_REQUESTS / COUNT_TURNS);
+  for (let turn = 0; turn < COUNT_TURNS; turn += 1) {
+    for (const [side, sent] of [['without', path], ['with', counted]] as const) {
+      runs[side].push(await runLoad({ server: app, connections: 1, amount, headers: plan.headers, requests: [{ method: 'GET', path: sent }] }));
+    }
+  }
+  const result = { without: ofTurns(runs.without), with: ofTurns(runs.with) };
+  console.log(`${label}: ${describe(result.without)}; with count=true: ${describe(result.with)}`);
+  return result;
+}
+
+/** Runs taken in turns as one sample: the medians of their latencies, the sums of their counts. */
+export function ofTurns(runs: readonly Sample[]): Sample {
+  const sum = (of: (sample: Sample) => number): number => runs.reduce((total, sample) => total + of(sample), 0);
+  const rss = runs.map((sample) => sample.peakRssMb).filter((mb) => mb !== undefined);
+  const requests = sum((sample) => sample.requests);
+  const seconds = sum((sample) => sample.seconds);
+  return {
+    requests,
+    seconds,
+    reqPerSec: seconds > 0 ? requests / seconds : 0,
+    p50Ms: median(runs.map((sample) => sample.p50Ms)),
+    p99Ms: median(runs.map((sample) => sample.p99Ms)),
+    non2xx: sum((sample) => sample.non2xx),
+    errors: sum((sample) => sample.errors),
+    peakRssMb: rss.length === 0 ? undefined : Math.max(...rss),
+    generatorCpuPct: Math.max(...runs.map((sample) => sample.generatorCpuPct)),
+  };
 }
 
 /** Creates `records` work schedules and as many cost centers with `textOf` texts; the work schedules' ids. */
