@@ -27,6 +27,8 @@ describe('parseConfig', () => {
       requestTimeoutMs: 10_000,
       shutdownTimeoutMs: 10_000,
       changesRetentionDays: undefined,
+      webhooksFile: undefined,
+      webhooksLeaseMs: 30_000,
     });
   });
 
@@ -147,6 +149,22 @@ describe('parseConfig', () => {
     for (const bad of ['0', '-1', '1.5', '30d', '36501']) {
       expect(() => parseConfig({ CHANGES_RETENTION_DAYS: bad })).toThrow(`CHANGES_RETENTION_DAYS must be a whole number from 1 to 36500, not "${bad}"`);
     }
+  });
+
+  it('reads WEBHOOKS_LEASE_SECONDS as whole seconds from 3 to 3600, and refuses anything else in one sentence', () => {
+    const file = { WEBHOOKS_FILE: 'webhooks.json' };
+    expect(parseConfig({ ...file, WEBHOOKS_LEASE_SECONDS: ' 5 ' })).toMatchObject({ webhooksLeaseMs: 5000, warnings: [] });
+    expect(parseConfig({ ...file, WEBHOOKS_LEASE_SECONDS: '3600' }).webhooksLeaseMs).toBe(3_600_000);
+    expect(parseConfig({ ...file, WEBHOOKS_LEASE_SECONDS: '' }).webhooksLeaseMs).toBe(30_000);
+    for (const bad of ['0', '2', '-5', '4.5', '30s', '3601', 'trinta']) {
+      expect(() => parseConfig({ ...file, WEBHOOKS_LEASE_SECONDS: bad })).toThrow(
+        new ConfigError([`WEBHOOKS_LEASE_SECONDS must be a whole number from 3 to 3600, not "${bad}"`]),
+      );
+    }
+  });
+
+  it('warns of a WEBHOOKS_LEASE_SECONDS with no WEBHOOKS_FILE to lease', () => {
+    expect(parseConfig({ WEBHOOKS_LEASE_SECONDS: '5' }).warnings).toEqual(['WEBHOOKS_LEASE_SECONDS is set but WEBHOOKS_FILE is not: it is ignored']);
   });
 
   it('asks for MONGODB_URI when STORAGE is mongodb', () => {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
+import { DEFAULT_TIMINGS } from '@workplan/webhooks';
 import { checkedKeySet, keyEntriesOf, type ConfiguredKey } from './key-entries.js';
 import { withPasswordFromFile } from './mongo-password.js';
 
@@ -50,6 +51,8 @@ export interface Config {
   readonly changesRetentionDays: number | undefined;
   /** The webhook subscriptions' file, read at start and on SIGHUP; unset sends no webhook. */
   readonly webhooksFile: string | undefined;
+  /** How long a webhook subscription's lease lasts: how soon another instance takes over from a dead one. */
+  readonly webhooksLeaseMs: number;
 }
 
 /** The longest retention CHANGES_RETENTION_DAYS may name: a hundred years, which is keeping everything. */
@@ -103,6 +106,7 @@ export function parseConfig(env: Env): Config {
     shutdownTimeoutMs: read(() => integerSetting(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000), 0),
     changesRetentionDays: read(() => optionalInteger(env, 'CHANGES_RETENTION_DAYS', 1, MAX_RETENTION_DAYS), undefined),
     webhooksFile: blankToUndefined(env.WEBHOOKS_FILE),
+    webhooksLeaseMs: read(() => webhooksLeaseSeconds(env) * 1000, DEFAULT_TIMINGS.leaseMs),
   };
   if (config.storage === 'mongodb' && blankToUndefined(env.MONGODB_URI) === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');
@@ -134,7 +138,15 @@ function warningsOf(config: Config, env: Env): string[] {
       warnings.push(`${name} is set but STORAGE is not sqlite: it is ignored`);
     }
   }
+  if (config.webhooksFile === undefined && blankToUndefined(env.WEBHOOKS_LEASE_SECONDS) !== undefined) {
+    warnings.push('WEBHOOKS_LEASE_SECONDS is set but WEBHOOKS_FILE is not: it is ignored');
+  }
   return warnings;
+}
+
+/** At least 3 s: an attempt gets a third of the lease (at most 10 s), and less than a second is no attempt at all. */
+function webhooksLeaseSeconds(env: Env): number {
+  return integerSetting(env, 'WEBHOOKS_LEASE_SECONDS', DEFAULT_TIMINGS.leaseMs / 1000, 3, 3600);
 }
 
 /**

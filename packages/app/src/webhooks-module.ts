@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describedChanges, webhooksDescription, type ApiRead } from '@workplan/adapter-express';
-import { readSubscriptionsFile, WebhookDeliverer, type Subscription } from '@workplan/webhooks';
+import { leaseTimings, readSubscriptionsFile, WebhookDeliverer, type Subscription } from '@workplan/webhooks';
 import { ContainerModule } from 'inversify';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
@@ -27,6 +27,7 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
         ledger,
         holder: instanceName(),
         wording,
+        timings: leaseTimings(config.webhooksLeaseMs),
         onEvent: (event) => {
           logDeliveryEvent(logger, event);
           counted?.observe(event);

@@ -25,6 +25,15 @@ export const DEFAULT_TIMINGS: DeliveryTimings = {
   batchSize: 100,
 };
 
+/**
+ * The timings of a lease of `leaseMs`: an attempt is the contract's 10 s unless a third of
+ * the lease is shorter, so that an attempt begun just before a renewal still ends within
+ * the lease (else a second instance could start the same change while the first waits).
+ */
+export function leaseTimings(leaseMs: number): Pick<DeliveryTimings, 'leaseMs' | 'attemptTimeoutMs'> {
+  return { leaseMs, attemptTimeoutMs: Math.min(DEFAULT_TIMINGS.attemptTimeoutMs, Math.floor(leaseMs / 3)) };
+}
+
 /** What happened, for logs and metrics: the deliverer itself writes neither. */
 export type DeliveryEvent =
   | { readonly type: 'delivered'; readonly subscription: string; readonly changeId: string; readonly durationMs: number }
