@@ -16,8 +16,9 @@ const KEY = 'webhooks-processes-0123456789';
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 // A short lease, so that a takeover comes within seconds; an attempt gets a third of it.
 const LEASE_SECONDS = 5;
-// After a kill -9 the lease runs out, then a claim comes within a third of it; with room for a slow machine.
-const TAKEOVER_MS = 30_000;
+// After a kill -9 the lease runs out, then a claim comes within a third of it; the rest is
+// room for a slow machine, though less than the default lease: a takeover proves the setting.
+const TAKEOVER_MS = 3 * LEASE_SECONDS * 1000;
 
 const upTo = (last: number): string[] => Array.from({ length: last }, (_, i) => String(i + 1));
 
