@@ -13,8 +13,9 @@ import type { WriteAnswer, WriteRequest, WriteThreadData, WriteThreadOptions } f
  */
 export interface SqliteWriter {
   /**
-   * Runs a write's steps in one transaction, each only when the one before changed a row,
-   * and answers the result of each step run (`writesOn`).
+   * Runs a write's steps as one (a transaction, or a savepoint in one shared with other
+   * writes), each only when the one before changed a row, and answers, once committed, the
+   * result of each step run (`writesOn`).
    */
   write(steps: readonly WriteStep[]): Promise<WriteResult[]>;
   /** Ends the writer after the writes already sent, which still get their answers; resolves once they have. */
@@ -58,7 +59,8 @@ const WRITE_THREAD = threadModule('write-thread');
 
 /**
  * Writes on a connection of their own in a worker thread, sent there in order and run
- * there one at a time, each (all its steps) in a transaction, answered once committed.
+ * there in order, those queued together in one transaction, each (all its steps) under a
+ * savepoint of its own, and answered once that transaction has committed (group-commit.ts).
  *
  * Why: node:sqlite is synchronous, so a write on the event loop holds it for the whole
  * commit, and every commit that takes the WAL past 1000 pages also checkpoints it, with
@@ -87,8 +89,8 @@ export class ThreadWriter implements SqliteWriter {
     this.#busyTimeoutMs = options.busyTimeoutMs;
     const workerData: WriteThreadData = { ...options, begun: this.#begun.cell };
     // Only a write waiting for its answer keeps the process alive (see #send).
-    const thread = startThread(script, workerData, 'write', (answer) => {
-      this.#settle(answer as WriteAnswer);
+    const thread = startThread(script, workerData, 'write', (answers) => {
+      for (const answer of answers as WriteAnswer[]) this.#settle(answer);
     }, (cause) => {
       this.#fail(cause);
     });

@@ -26,7 +26,8 @@ function changedRow(result: WriteResult): boolean {
  * Runs writes on `db`, preparing each statement once, with rows as arrays; they may fold
  * text (`fold_text`). A write is one or more steps run in one transaction, each only when
  * the one before changed a row (a record written, then its change kept): it answers the
- * result of each step it ran. A failing step rolls every step back.
+ * result of each step it ran. A failing step rolls every step back. On a connection in a
+ * transaction already (the write thread's batch, a caller's own), a write is a savepoint.
  */
 export function writesOn(db: DatabaseSync): (steps: readonly WriteStep[]) => WriteResult[] {
   addFoldFunction(db);
@@ -42,8 +43,8 @@ export function writesOn(db: DatabaseSync): (steps: readonly WriteStep[]) => Wri
     return { changes: Number(statement.run(...params).changes), row: undefined };
   };
   return (steps) => {
-    // A statement alone is a transaction of its own.
-    if (steps.length === 1) return steps.map(run);
+    // A statement alone is a transaction of its own; in one begun already, its write still gets a savepoint.
+    if (steps.length === 1 && !db.isTransaction) return steps.map(run);
     return inTransaction(db, () => {
       const results: WriteResult[] = [];
       for (const step of steps) {

@@ -1,12 +1,12 @@
 // The write thread of a storage (see sqlite-writer.ts): a connection of its own that runs
-// the writes posted to it, one after another, and posts back each one's result.
+// the writes posted to it in order, those queued together in one commit (group-commit.ts),
+// and posts back the answers of each commit's writes in one message.
 import { DatabaseSync } from './node-sqlite.js';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
-import { retryWhileBusy } from './busy-retry.js';
 import { fileMovedError, FileIdentity } from './file-identity.js';
-import { SQLITE_BUSY, sqliteFailure } from './sqlite-errors.js';
-import { failureOf, type ThreadFailure } from './storage-threads.js';
+import { commitTogether, type GroupCommitOptions } from './group-commit.js';
+import { type ThreadFailure } from './storage-threads.js';
 import { writesOn, type WriteResult, type WriteStep } from './write-statements.js';
 
 /** The file the thread writes to, and how. */
@@ -21,19 +21,20 @@ export interface WriteThreadData extends WriteThreadOptions {
   readonly begun: BigInt64Array;
 }
 
-/** A write to run: its steps, in one transaction (`writesOn`). */
+/** A write to run: its steps, under a savepoint of its own in its commit's transaction (`writesOn`). */
 export interface WriteRequest {
   readonly id: number;
   readonly steps: readonly WriteStep[];
   /**
-   * When the write is given up (`Date.now()`), unless it has committed: its busy timeout,
-   * counted from when it was sent, so writes queued behind a held lock fail in that time
-   * too rather than one busy timeout after another.
+   * When the write is given up (`Date.now()`) if it is still waiting for the file's write
+   * lock: its busy timeout, counted from when it was sent, so writes queued behind a held
+   * lock fail in that time too rather than one busy timeout after another. A write taken
+   * into a commit whose lock is held has no more to wait for.
    */
   readonly deadline: number;
 }
 
-/** The answer to the request with the same `id`. */
+/** The answer to the request with the same `id`; the thread posts those of one commit together, as an array. */
 export type WriteAnswer = { readonly id: number } & ({ readonly results: WriteResult[] } | { readonly failure: ThreadFailure });
 
 // SQLite waits for another connection's lock this long at a time, and the thread tries
@@ -46,31 +47,44 @@ const file = new FileIdentity(options.path);
 const begun = new BegunWrites(options.begun);
 // Commits sync the WAL as the storage's own connection would (and so do its checkpoints).
 db.exec(`PRAGMA synchronous = ${options.synchronous}`);
-const write = writesOn(db);
-
-function answer(request: WriteRequest): WriteAnswer {
-  try {
-    const { id, steps, deadline } = request;
-    // A write that waited out its busy timeout behind others never begins (with none, each is tried once).
-    if (options.busyTimeoutMs > 0 && Date.now() >= deadline) throw sqliteFailure(`database is locked (no turn to write within ${options.busyTimeoutMs} ms)`, SQLITE_BUSY);
-    // A busy try changed nothing (its transaction, if it began, was rolled back), so it can be made again.
-    const results = retryWhileBusy(() => write(steps), deadline - Date.now(), Date.now, () => begun.isStopped());
-    // Committed to a file no longer at its path, the write ends with the process: its caller must not hear it stored.
+const commit: GroupCommitOptions = {
+  write: writesOn(db),
+  busyTimeoutMs: options.busyTimeoutMs,
+  // Between tries of a batch waiting for a lock: give it up (it changed nothing yet).
+  isStopped: () => begun.isStopped(),
+  checkCommitted: () => {
+    // Committed to a file no longer at its path, the writes end with the process: their callers must not hear them stored.
     if (!file.isUnchanged()) throw fileMovedError();
-    return { id, results };
-  } catch (error) {
-    return { id: request.id, failure: failureOf(error) };
-  }
+  },
+};
+
+// In a worker, the port to the storage is there.
+const port = parentPort as MessagePort;
+/** Set once 'close' was taken from the queue while writes were taken into a batch. */
+let closing = false;
+
+/** The next write queued, begun, if there is one and writes are not stopped. */
+function takeQueued(): WriteRequest | undefined {
+  const queued = receiveMessageOnPort(port)?.message as WriteRequest | 'close' | undefined;
+  if (queued === 'close') closing = true;
+  if (queued === undefined || queued === 'close') return undefined;
+  // Stopped: the storage has refused it already, and every write after it.
+  return begun.begin(queued.id) ? queued : undefined;
 }
 
-parentPort?.on('message', (message: WriteRequest | 'close') => {
+function close(): void {
+  // Posted after every write the storage sent, so each of them has been answered.
+  db.close();
+  port.close();
+}
+
+port.on('message', (message: WriteRequest | 'close') => {
   if (message === 'close') {
-    // Posted after every write the storage sent, so each of them has been answered.
-    db.close();
-    parentPort?.close();
+    close();
     return;
   }
   // Stopped: the storage has refused this write already, and told its caller.
   if (!begun.begin(message.id)) return;
-  parentPort?.postMessage(answer(message));
+  port.postMessage(commitTogether(db, message, takeQueued, commit));
+  if (closing) close();
 });
