@@ -35,13 +35,15 @@ const one = { changes: 1, row: undefined };
  * connection holding the write lock until `release`: writes sent before then are all
  * queued for the thread when it can begin, as under load.
  */
-function queuedBehindLock(): { path: string; writer: ThreadWriter; release: () => void } {
+async function queuedBehindLock(): Promise<{ path: string; writer: ThreadWriter; release: () => void }> {
   const path = files.databasePath();
   const holder = new DatabaseSync(path);
   holder.exec(SCHEMA);
   holder.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs: 10_000 });
   files.closeAfter(writer);
+  // Answered once the thread is up; changing nothing, it commits nothing to the WAL.
+  await writer.write([{ method: 'run', sql: 'DELETE FROM owners WHERE 0', params: [] }]);
   files.closeAfter({ close: () => { if (holder.isTransaction) holder.exec('ROLLBACK'); holder.close(); } });
   holder.exec('BEGIN IMMEDIATE');
   return { path, writer, release: () => { holder.exec('ROLLBACK'); } };
@@ -70,7 +72,7 @@ async function failureOf(write: Promise<unknown>): Promise<unknown> {
 
 describe('ThreadWriter, with writes queued', () => {
   it('commits the writes queued for its thread together, at most MOST_WRITES_A_COMMIT in one commit', async () => {
-    const { path, writer, release } = queuedBehindLock();
+    const { path, writer, release } = await queuedBehindLock();
     const names = Array.from({ length: 2 * MOST_WRITES_A_COMMIT + 1 }, (_, n) => `t${String(n)}`);
     const writes = names.map((name) => writer.write([insert(name)]));
     await delay(50);
@@ -81,7 +83,7 @@ describe('ThreadWriter, with writes queued', () => {
   });
 
   it('refuses a failing write of a batch with its own error, none of its steps stored, and commits the others', async () => {
-    const { path, writer, release } = queuedBehindLock();
+    const { path, writer, release } = await queuedBehindLock();
     const names = Array.from({ length: 10 }, (_, n) => `t${String(n)}`);
     // The fifth write's first step succeeds, its second clashes with the second write's name.
     const writes = names.map((name, n) => writer.write(n === 4 ? [insert('before the clash'), insert('t1')] : [insert(name)]));
@@ -94,7 +96,7 @@ describe('ThreadWriter, with writes queued', () => {
   });
 
   it('runs the writes of a batch in the order sent, each seeing the ones before and its steps each only after a changed row', async () => {
-    const { path, writer, release } = queuedBehindLock();
+    const { path, writer, release } = await queuedBehindLock();
     const writes = [
       writer.write([insert('a')]),
       writer.write([grow('a'), insert('after a grew')]),
@@ -110,7 +112,7 @@ describe('ThreadWriter, with writes queued', () => {
   });
 
   it('acknowledges none of the writes of a batch whose commit fails, and stores none of them', async () => {
-    const { path, writer, release } = queuedBehindLock();
+    const { path, writer, release } = await queuedBehindLock();
     const owners = Array.from({ length: 5 }, (_, n) => writer.write([{ method: 'run', sql: 'INSERT INTO owners (name) VALUES (?)', params: [`o${String(n)}`] }]));
     const orphan = writer.write([{ method: 'run', sql: 'INSERT INTO owned (name, owner) VALUES (?, ?)', params: ['orphan', 'nobody'] }]);
     release();
@@ -122,7 +124,7 @@ describe('ThreadWriter, with writes queued', () => {
   });
 
   it('fails every write of a batch before one whose failure rolled the whole transaction back (as a full disk does), and takes those after into a batch of their own', async () => {
-    const { path, writer, release } = queuedBehindLock();
+    const { path, writer, release } = await queuedBehindLock();
     const writes = ['a', 'b', 'rolls back', 'c', 'd'].map((name) => writer.write([insert(name)]));
     release();
     const failures = await Promise.all(writes.map(failureOf));
@@ -135,7 +137,7 @@ describe('ThreadWriter, with writes queued', () => {
   });
 
   it('stopWrites during a batch: the writes taken into it commit and are answered after its commit, the rest are refused at once and never stored', async () => {
-    const { path, writer, release } = queuedBehindLock();
+    const { path, writer, release } = await queuedBehindLock();
     const first = writer.write([insert('first')]);
     const slow = writer.write([slowInsert('slow')]);
     const later = Array.from({ length: 4 }, (_, n) => writer.write([insert(`later ${String(n)}`)]));
