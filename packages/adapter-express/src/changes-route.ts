@@ -1,9 +1,10 @@
 import { type Request, type RequestHandler, type Response } from 'express';
 import { streamChanges, type StreamOptions } from './change-stream.js';
 import { changesParametersOf, changesQueryStringOf, type ChangesParameters } from './changes-parameters.js';
+import { postponeDeadline } from './deadline.js';
 import { sendSuccessJson } from './envelope.js';
 import { holdOpen } from './held-open.js';
-import { contextOf, requestSignal } from './request-context.js';
+import { requestSignal } from './request-context.js';
 
 /** How the feed is served: as a stream is, and where, for `Link`. */
 export interface ChangesRouteOptions extends StreamOptions {
@@ -33,7 +34,7 @@ function wantsStream(req: Request): boolean {
 
 async function answerPage(res: Response, parameters: ChangesParameters, options: ChangesRouteOptions): Promise<void> {
   // A long poll waits on purpose: its deadline counts from the end of its wait.
-  if (parameters.wait !== undefined) contextOf(res).postponeDeadline?.(parameters.wait * 1000);
+  if (parameters.wait !== undefined) postponeDeadline(res, parameters.wait * 1000);
   const held = holdOpen(res);
   const page = await options.feed.read(parameters, { signal: AbortSignal.any([requestSignal(res), held]) }).catch((error: unknown) => {
     // Let go while it waited (the server drains, or the client left): nothing more came, and

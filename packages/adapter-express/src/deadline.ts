@@ -1,8 +1,9 @@
 import { WorkplanError } from '@workplan/core';
+import { type ServerResponse } from 'node:http';
 import { type RequestHandler } from 'express';
 import { sendProblem } from './envelope.js';
 import { problemFor } from './problem-of.js';
-import { contextOf } from './request-context.js';
+import { contextOf, type Deadline } from './request-context.js';
 
 const slowClient = { ...problemFor('REQUEST_TIMEOUT'), headers: { Connection: 'close' } };
 
@@ -22,7 +23,7 @@ export interface LateResult {
  * waited on then). Reads in progress that asked for the request's signal are called off;
  * whatever the handler does later is dropped and handed to `onLate`, which is not told of
  * it as an error: the client was answered. A handler that waits on purpose moves the
- * deadline by its wait (`RequestContext.postponeDeadline`).
+ * deadline by its wait (`postponeDeadline`).
  */
 export function deadline(ms: number, onLate?: (late: LateResult) => void): RequestHandler {
   return (req, res, next) => {
@@ -37,14 +38,24 @@ export function deadline(ms: number, onLate?: (late: LateResult) => void): Reque
       // No one is left to read what the storage finds: have it stop looking.
       context.readsInFlight?.abort(WorkplanError.storageUnavailable(new Error(`the request was answered at its deadline of ${ms} ms`)));
     };
-    let timer = setTimeout(answer, ms);
-    contextOf(res).postponeDeadline = (by) => {
-      clearTimeout(timer);
-      timer = setTimeout(answer, ms + by);
-    };
+    // Plain data on the context, not a closure over a reassigned timer: every request makes
+    // one, and such closures made processes under finds hold far more memory.
+    const due: Deadline = { timer: setTimeout(answer, ms), answer, ms };
+    contextOf(res).deadline = due;
     res.once('close', () => {
-      clearTimeout(timer);
+      clearTimeout(due.timer);
     });
     next();
   };
+}
+
+/**
+ * Moves the deadline of `res` to `by` ms after its own time from now, for a request that
+ * waits on purpose (a long poll) and must still be answered in time once its wait is over.
+ */
+export function postponeDeadline(res: ServerResponse, by: number): void {
+  const due = contextOf(res).deadline;
+  if (due === undefined) return;
+  clearTimeout(due.timer);
+  due.timer = setTimeout(due.answer, due.ms + by);
 }

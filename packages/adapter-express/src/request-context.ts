@@ -2,6 +2,13 @@ import { type ServerResponse } from 'node:http';
 import { type KeyHolder } from './api-keys.js';
 
 /** What the handlers of one request learn and the error handler and logs need. */
+/** A request's deadline: the timer that answers it, what it runs, and the time it was given. */
+export interface Deadline {
+  timer: NodeJS.Timeout;
+  readonly answer: () => void;
+  readonly ms: number;
+}
+
 export interface RequestContext {
   requestId: string;
   /** The seed's message of the matched operation; unset where none matched. */
@@ -20,11 +27,8 @@ export interface RequestContext {
   dropLateResult?: (error?: unknown) => void;
   /** Made when a read first asks for the request's signal; aborted when the deadline answers. */
   readsInFlight?: AbortController;
-  /**
-   * Set by the deadline: moves it `ms` later, for a request that waits on purpose (a long
-   * poll) and must still be answered in time once its wait is over.
-   */
-  postponeDeadline?: (ms: number) => void;
+  /** Set by the deadline middleware: when it answers, moved by `postponeDeadline`. */
+  deadline?: Deadline;
   /** Made when a request is held open (`holdOpen`); aborted when the server lets it go or the client leaves. */
   held?: AbortController;
 }
