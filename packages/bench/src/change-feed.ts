@@ -28,7 +28,8 @@ export interface FeedWake {
 export interface ChangesResult {
   /**
    * Creates, updates and deletes on the app (`app`) against the app built before writes were
-   * kept as changes (`before`), per storage, in one run; undefined without `BENCH_BEFORE_APP`.
+   * kept as changes (`before`: that build's name, `buildNameOf`), per storage, in one run;
+   * undefined without `BENCH_BEFORE_APP`.
    */
   readonly recording?: { readonly before: string; readonly memory: Comparison; readonly sqlite?: Comparison | undefined } | undefined;
   /** Why `recording` is missing. */
@@ -86,7 +87,16 @@ export async function changesPhase(
   };
   const memory = await recordingOn('memory');
   const sqlite = options.sqlite ? await recordingOn('sqlite') : undefined;
-  return { recording: { before: options.beforeApp, memory, sqlite }, read, wake };
+  return { recording: { before: buildNameOf(options.beforeApp), memory, sqlite }, read, wake };
+}
+
+/**
+ * A build's name for the results: the folder `scripts/bench-before.sh` made it in
+ * (`app-at-COMMIT`), or else the script's file name; never a path of the machine it ran on.
+ */
+export function buildNameOf(script: string): string {
+  const parts = script.split(/[\\/]/u);
+  return parts.find((part) => part.startsWith('app-at-')) ?? parts.at(-1) ?? script;
 }
 
 async function withApp<T>(spec: AppSpec, pinned: boolean, use: (app: ServerProcess) => Promise<T>): Promise<T> {

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { buildNameOf } from './change-feed.js';
+
+describe('the name of the build the app is compared with', () => {
+  it('is the folder scripts/bench-before.sh built it in, without the path before it', () => {
+    expect(buildNameOf('/home/someone/.cache/workplan/app-at-15cc3c20ff78/packages/app/dist/main.js')).toBe('app-at-15cc3c20ff78');
+    expect(buildNameOf('C:\\cache\\workplan\\app-at-abc123\\packages\\app\\dist\\main.js')).toBe('app-at-abc123');
+  });
+
+  it('is the file name for a build made elsewhere', () => {
+    expect(buildNameOf('/opt/builds/old/main.js')).toBe('main.js');
+  });
+});
