@@ -96,8 +96,10 @@ describe('the change log of a file written by processes', () => {
     // Each write that changed a record, and only those (one that found its record changed by the other writer changed nothing).
     expect(seen).toHaveLength(kept);
     expectOneStory(seen, await everyRecord(reader.repositories.workSchedules));
-    // The two wrote at once: their changes interleave in the log.
+    // The two wrote at once: their changes interleave in the log, one writer's on both sides
+    // of the other's at least. Not much more can be asked: the writes a process has queued
+    // share a commit (group commit), so each comes in runs of up to 64.
     const turns = seen.filter((change, n) => n > 0 && change.by !== seen[n - 1]?.by).length;
-    expect(turns).toBeGreaterThan(10);
+    expect(turns).toBeGreaterThanOrEqual(2);
   }, 60_000);
 });
