@@ -26,8 +26,8 @@ export interface GroupCommitOptions {
  * first write waits for the file's write lock (`BEGIN IMMEDIATE`) as a lone write would;
  * once the lock is held, `takeQueued` gives each further write already queued, up to
  * MOST_WRITES_A_COMMIT, begun (`BegunWrites`) as it is taken, in order. A shared
- * transaction, kept because a commit a write missed issue 29's target for writes on
- * SQLite (figures in docs/benchmarks/README.md).
+ * transaction, kept because a commit for each write missed issue 29's target for writes
+ * on SQLite (figures in docs/benchmarks/README.md).
  *
  * What holds, so that sharing a transaction never changes what a caller is told:
  * - A write is answered only after the COMMIT that holds it: the answers are returned
