@@ -95,15 +95,16 @@ function resourceRoutes(resource: ServedResource, guarded: Guard, changesJson: C
         sendSuccess(res, 200);
       }),
     },
+    [`/${plural}`]: { get: guarded(messages.list, `/${plural}`, list) },
+    [`/${plural}/:limit`]: { get: guarded(messages.list, `/${plural}/:limit`, list) },
+    [`/${plural}/:skip/:limit`]: { get: guarded(messages.list, `/${plural}/:skip/:limit`, list) },
     // A record's history is a read of the record: it fails as a find does (404 for an id that never was).
+    // Last: Express tries the paths in turn, and the lists are asked for far more often.
     [`/${singular}/:id/history`]: {
       get: guarded(messages.find, `/${singular}/:id/history`, async (req, res) => {
         sendSuccessJson(res, 200, changesJson.many(await catalog.history(idParam(req), { signal: requestSignal(res) })));
       }),
     },
-    [`/${plural}`]: { get: guarded(messages.list, `/${plural}`, list) },
-    [`/${plural}/:limit`]: { get: guarded(messages.list, `/${plural}/:limit`, list) },
-    [`/${plural}/:skip/:limit`]: { get: guarded(messages.list, `/${plural}/:skip/:limit`, list) },
   };
 }
 
