@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the app as it was at REF (default: the last commit before writes were kept as
 # changes) in a cache folder, once, and prints the path of its main.js, for the bench's
-# recording-cost measure:
-#   BENCH_BEFORE_APP="$(bash scripts/bench-before.sh)" pnpm bench
+# measures against a build from before (docs/benchmarks/README.md):
+#   BENCH_BEFORE_APP="$(bash scripts/bench-before.sh)" pnpm bench                     # what keeping changes costs
+#   BENCH_BEFORE_FINDING_APP="$(bash scripts/bench-before.sh 30c5742)" pnpm bench    # the plain list before search and sort
 # Needs the repository's history (a clone, not an export) and the toolchain on PATH.
 set -euo pipefail
 ref="${1:-15cc3c2}"

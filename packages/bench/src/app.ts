@@ -74,3 +74,12 @@ export function withDatabase(uri: string, name: string): string {
   const hosts = hostsEnd < 0 ? base : base.slice(0, hostsEnd);
   return `${hosts}/${name}${query === undefined ? '' : `?${query}`}`;
 }
+
+/**
+ * A build's name for the results: the folder `scripts/bench-before.sh` made it in
+ * (`app-at-COMMIT`), or else the script's file name; never a path of the machine it ran on.
+ */
+export function buildNameOf(script: string): string {
+  const parts = script.split(/[\\/]/u);
+  return parts.find((part) => part.startsWith('app-at-')) ?? parts.at(-1) ?? script;
+}

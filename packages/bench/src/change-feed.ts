@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startApp, type AppSpec } from './app.js';
+import { buildNameOf, startApp, type AppSpec } from './app.js';
 import { compare, seed, type Comparison, type Plan } from './compare.js';
 import { type ServerProcess } from './processes.js';
 import { median, percentile } from './stats.js';
@@ -88,15 +88,6 @@ export async function changesPhase(
   const memory = await recordingOn('memory');
   const sqlite = options.sqlite ? await recordingOn('sqlite') : undefined;
   return { recording: { before: buildNameOf(options.beforeApp), memory, sqlite }, read, wake };
-}
-
-/**
- * A build's name for the results: the folder `scripts/bench-before.sh` made it in
- * (`app-at-COMMIT`), or else the script's file name; never a path of the machine it ran on.
- */
-export function buildNameOf(script: string): string {
-  const parts = script.split(/[\\/]/u);
-  return parts.find((part) => part.startsWith('app-at-')) ?? parts.at(-1) ?? script;
 }
 
 async function withApp<T>(spec: AppSpec, pinned: boolean, use: (app: ServerProcess) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaleScenario } from './at-scale.js';
@@ -15,7 +15,7 @@ import { startApp } from './app.js';
 import { APP_MAIN, pinLoadGenerator, type ServerProcess } from './processes.js';
 import { formatHot, profileOperation } from './profile.js';
 import { changesReport, mainRows, markdownReport, markdownTable, sweepRows, targetRows, textTable } from './report.js';
-import { changesTargets, checkTargets, ratio, type Measured, type Results } from './results.js';
+import { changesTargets, checkTargets, type Measured, type Results } from './results.js';
 import { memoryScenario, MONGODB_LISTS, mongoListPlan, mongoScenario, planOf, sqliteScenario, startBaseline, type ScenarioResult } from './scenarios.js';
 import { otherNode } from './runtime.js';
 import { soak } from './soak.js';
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   // not slow the memory runs down.
   const other = options.otherNode === undefined ? { note: 'not run: BENCH_OTHER_NODE=none' } : otherNode(options.otherNode);
   if ('note' in other) console.log(`second runtime: ${other.note}`);
-  const memory = await memoryScenario(plan, options.seedRecords, pinned, 'note' in other ? undefined : other);
+  const memory = await memoryScenario(plan, options.seedRecords, pinned, { other: 'note' in other ? undefined : other, beforeFinding: options.beforeFindingApp });
   // The run's own files: the SQLite apps' databases and the profiles.
   const workDir = await mkdtemp(join(tmpdir(), 'workplan-bench-'));
   const sqlite = options.sqlite ? await sqliteScenario(plan, options.seedRecords, workDir, pinned) : undefined;
@@ -88,7 +88,6 @@ async function main(): Promise<void> {
     scale,
     changes,
     webhooks,
-    previous: await previousRun(options.outDir),
   };
   const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(mainRows(results))}\n\n${textTable(sweepRows(results.sweeps))}\n\n${textTable(targetRows(results))}\n`);
@@ -112,16 +111,6 @@ async function changesAlone(options: BenchOptions, plan: Plan, pinned: boolean):
   const heading = `# The changes phase alone (${meta.date})\n\nMachine: ${m.cpu}, ${m.cores} cores, Node ${m.node}, commit ${m.commit ?? 'unknown'}; load average ${m.loadAtStart.toFixed(2)} at the start. ${options.rounds} round(s) of ${options.roundSeconds} s, ${options.connections} connections, ${options.seedRecords} records seeded; run by \`pnpm bench --changes\`.\n`;
   await writeFile(join(options.outDir, 'changes.md'), [heading, '## Targets', '', markdownTable(rows), '', changesReport(changes)].join('\n'));
   console.log(`wrote ${join(options.outDir, 'changes.json')}, ${join(options.outDir, 'changes.md')}`);
-}
-
-/** The figures of the results in `outDir` that this run replaces, if any. */
-async function previousRun(outDir: string): Promise<Results['previous']> {
-  try {
-    const before = JSON.parse(await readFile(join(outDir, 'results.json'), 'utf8')) as Results;
-    return { commit: before.meta.machine.commit, memoryListOverB: ratio(before.memory.comparison, 'list', 'b') };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Finding records at scale on the memory store and, unless --no-sqlite, on SQLite. */
@@ -177,7 +166,8 @@ async function writeOutputs(results: Results, options: BenchOptions): Promise<vo
 function estimateMinutes(options: BenchOptions): number {
   const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
   const servers = 5 + (options.otherNode === undefined ? 0 : 1); // a, b, d, e, the app, and the app on the other Node
-  const memoryRuns = servers * 5 + (options.sqlite ? 3 * 5 + 4 : 0); // five operations; SQLite's three servers, then four paced loads
+  const listBefore = options.beforeFindingApp === undefined ? 0 : 1; // the app before search and sort, on the list alone
+  const memoryRuns = servers * 5 + listBefore + (options.sqlite ? 3 * 5 + 4 : 0); // five operations; SQLite's three servers, then four paced loads
   const mongoRuns = options.mongodbUri === undefined ? 0 : 2 + 5; // (c) find and list, the app's five
   const besideRuns = options.pageSizes.length * (options.sqlite ? 2 : 1); // (b) and SQLite beside the memory app's pages
   const mongoSweepRuns = options.mongodbUri === undefined ? 0 : options.pageSizes.length + MONGODB_LISTS.collectionSizes.length;

@@ -37,6 +37,8 @@ export interface BenchOptions {
   readonly otherNode: string | undefined;
   /** The app built before writes were kept as changes (its main.js), for what recording costs; undefined: not measured. */
   readonly beforeApp: string | undefined;
+  /** The app built before records could be searched and sorted (its main.js), for the plain list's cost; undefined: not measured. */
+  readonly beforeFindingApp: string | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -56,6 +58,7 @@ env: BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_WARMUP_SECONDS, BENCH_SOAK_SECONDS
      BENCH_PROFILE_STORAGE (memory or sqlite: the store the app runs on under --profile),
      BENCH_OTHER_NODE (24: the Node major the app also runs on, beside the bench's own; none to skip),
      BENCH_BEFORE_APP (the main.js of the app built before writes were kept as changes: $(bash scripts/bench-before.sh)),
+     BENCH_BEFORE_FINDING_APP (the main.js of the app built before search and sort: $(bash scripts/bench-before.sh 30c5742)),
      MONGODB_URI (a MongoDB to bench against; the bench uses a database of its own and drops it)`;
 
 /** Parses argv and the environment; throws an Error with the usage text on a bad flag. */
@@ -90,6 +93,7 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
     pin: !flags.has('--no-pin'),
     otherNode: major(env, 'BENCH_OTHER_NODE', '24'),
     beforeApp: blankToUndefined(env.BENCH_BEFORE_APP),
+    beforeFindingApp: blankToUndefined(env.BENCH_BEFORE_FINDING_APP),
     profiled: profiled(env.BENCH_PROFILE),
     profiledStorage: profiledStorage(env.BENCH_PROFILE_STORAGE),
   };

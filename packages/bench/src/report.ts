@@ -2,7 +2,7 @@ import { EXPENSIVE, SCALE_SORTS, SEARCHES, type ScaleResult } from './at-scale.j
 import { type ChangesResult } from './change-feed.js';
 import { type Summary } from './compare.js';
 import { type Sample } from './load.js';
-import { DURING_CREATES, MONGODB_LISTS } from './scenarios.js';
+import { DURING_CREATES, MONGODB_LISTS, type ScenarioResult } from './scenarios.js';
 import { ratio, type Results } from './results.js';
 import { formatMeasured, formatMet } from './targets.js';
 import { type Sweep, type SweepPoint } from './sweeps.js';
@@ -32,17 +32,25 @@ export function mainRows(results: Results): string[][] {
     if (scenario === undefined) continue;
     for (const op of OPERATIONS) {
       const byServer = scenario.comparison[op] ?? {};
-      for (const key of ['a', 'b', 'c', 'd', 'e', 'memory', 'app', 'full', 'runtime']) {
+      for (const key of ['a', 'b', 'c', 'd', 'e', 'memory', 'app', 'full', 'runtime', 'listBefore']) {
         const summary = byServer[key];
         if (summary === undefined) continue;
         const ratios = key === 'app' ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base), 2)) : ['', '', ''];
         const toMemory = key === 'app' || key === 'full' ? fixed(ratio(scenario.comparison, op, 'memory', key), 2) : '';
-        const name = key === 'runtime' ? `app on Node ${scenario.runtime?.other ?? '?'}` : key === 'app' && scenario.runtime !== undefined ? `app on Node ${scenario.runtime.own}` : SERVERS[key];
-        rows.push([storage, op, name ?? key, ...measures(summary), ...ratios, toMemory]);
+        const name = nameOf(key, scenario);
+        rows.push([storage, op, name, ...measures(summary), ...ratios, toMemory]);
       }
     }
   }
   return [HEADER, ...rows];
+}
+
+/** A server's name in the main table; the app's runs on other Nodes and other builds named by what differs. */
+function nameOf(key: string, scenario: ScenarioResult): string {
+  if (key === 'runtime') return `app on Node ${scenario.runtime?.other ?? '?'}`;
+  if (key === 'app' && scenario.runtime !== undefined) return `app on Node ${scenario.runtime.own}`;
+  if (key === 'listBefore') return `app before search and sort (${scenario.listBefore ?? '?'})`;
+  return SERVERS[key] ?? key;
 }
 
 function measures(summary: Summary): string[] {

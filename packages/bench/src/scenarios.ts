@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { BENCH_KEY, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
+import { BENCH_KEY, buildNameOf, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
 import { compare, describe, seed, summarize, turnOrder, type Comparison, type Contender, type Plan, type Summary } from './compare.js';
 import { type Sample } from './load.js';
 import { runPaced } from './paced.js';
@@ -16,18 +16,31 @@ export interface ScenarioResult {
   readonly server?: string | undefined;
   /** The Node versions of `app` and of `runtime` (the same app on another Node), when that ran. */
   readonly runtime?: { readonly own: string; readonly other: string } | undefined;
+  /** The build `listBefore` ran (`buildNameOf`): the app before records could be searched and sorted, on the list alone. */
+  readonly listBefore?: string | undefined;
 }
 
 export function planOf(options: { rounds: number; roundSeconds: number; warmupSeconds: number; connections: number }): Plan {
   return { ...options, headers: { key: BENCH_KEY } };
 }
 
+/** What else the memory scenario runs the app beside. */
+export interface MemoryBeside {
+  /** The same app on another Node (`runtime`). */
+  readonly other?: OtherNode | undefined;
+  /** The main.js of the app built before records could be searched and sorted (`listBefore`, on the list alone). */
+  readonly beforeFinding?: string | undefined;
+}
+
 /**
  * The app on the memory store against (a) bare node:http, (b) bare Express with a Map, the
- * peers (d) NestJS on Express and (e) NestJS on Fastify, and, given `other`, the same app
- * on another Node (`runtime`).
+ * peers (d) NestJS on Express and (e) NestJS on Fastify, and, as `beside` asks, the same
+ * app on another Node (`runtime`) and the plain list of the app before records could be
+ * searched and sorted (`listBefore`): taken in turn in the same rounds, so the ratios are
+ * of one run.
  */
-export async function memoryScenario(plan: Plan, seedRecords: number, pinned: boolean, other?: OtherNode): Promise<ScenarioResult> {
+export async function memoryScenario(plan: Plan, seedRecords: number, pinned: boolean, beside: MemoryBeside = {}): Promise<ScenarioResult> {
+  const { other, beforeFinding } = beside;
   const servers: ServerProcess[] = [];
   try {
     const a = await startBaseline('node-http', 'a', pinned, servers);
@@ -46,8 +59,13 @@ export async function memoryScenario(plan: Plan, seedRecords: number, pinned: bo
       { key: 'app', server: app, operations: OPERATIONS, ids: appIds },
     ];
     if (other !== undefined) contenders.push(await seeded('runtime', await startApp({ storage: 'memory', node: other }, pinned)));
+    if (beforeFinding !== undefined) {
+      const before = await seeded('listBefore', await startApp({ storage: 'memory', script: beforeFinding }, pinned));
+      contenders.push({ ...before, operations: ['list'] });
+    }
     const runtime = other === undefined ? undefined : { own: process.versions.node, other: other.version };
-    return { comparison: await compare(contenders, plan, 'memory'), appMetrics: await servesMetrics(app), runtime };
+    const listBefore = beforeFinding === undefined ? undefined : buildNameOf(beforeFinding);
+    return { comparison: await compare(contenders, plan, 'memory'), appMetrics: await servesMetrics(app), runtime, listBefore };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }

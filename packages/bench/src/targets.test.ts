@@ -95,6 +95,18 @@ describe('checkTargets', () => {
     expect(byName(targets, 'memory: find p99 at 50 connections')?.met).toBe(false);
   });
 
+  it('holds a plain list to 0.95 of the app before search and sort, taken in the same rounds, and names that build', () => {
+    const base = run(sample(160));
+    const beside = (before: number): Measured => ({
+      ...base,
+      memory: { ...base.memory, listBefore: 'app-at-30c5742', comparison: { ...base.memory.comparison, list: { b: summary(1000), app: summary(600), listBefore: summary(before) } } },
+    });
+    const name = 'memory: list of 100, app / the app before search and sort';
+    expect(byName(checkTargets(beside(630)), name)).toMatchObject({ name: `${name} (app-at-30c5742)`, threshold: '>= 0.95', met: true });
+    expect(byName(checkTargets(beside(640)), name)?.met).toBe(false);
+    expect(byName(checkTargets(base), name)).toMatchObject({ measured: null, met: null });
+  });
+
   it('holds the list of 1000 to p99 at most 3 times its own p50', () => {
     expect(byName(checkTargets(run(sample(160, 10, 30))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 3, met: true });
     expect(byName(checkTargets(run(sample(160, 10, 2300))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 230, met: false });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildNameOf } from './change-feed.js';
+import { buildNameOf } from './app.js';
 
 describe('the name of the build the app is compared with', () => {
   it('is the folder scripts/bench-before.sh built it in, without the path before it', () => {
