@@ -1,7 +1,6 @@
 import { type ServerResponse } from 'node:http';
 import { type KeyHolder } from './api-keys.js';
 
-/** What the handlers of one request learn and the error handler and logs need. */
 /** A request's deadline: the timer that answers it, what it runs, and the time it was given. */
 export interface Deadline {
   timer: NodeJS.Timeout;
@@ -9,6 +8,7 @@ export interface Deadline {
   readonly ms: number;
 }
 
+/** What the handlers of one request learn and the error handler and logs need. */
 export interface RequestContext {
   requestId: string;
   /** The seed's message of the matched operation; unset where none matched. */
