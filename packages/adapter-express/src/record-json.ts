@@ -45,7 +45,10 @@ export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
     const time = updatedAt.getTime();
     const known = written.get(id);
     if (known !== undefined && known.updatedAt === time) return known.json;
-    const json = `{"id":${JSON.stringify(id)}${fieldKey}${JSON.stringify(text)},"createdAt":${timeJson(createdAt)},"updatedAt":${timeJson(updatedAt)}}`;
+    const created = timeJson(createdAt);
+    // A new record's two dates are one instant: written once.
+    const updated = time === createdAt.getTime() ? created : timeJson(updatedAt);
+    const json = `{"id":${JSON.stringify(id)}${fieldKey}${JSON.stringify(text)},"createdAt":${created},"updatedAt":${updated}}`;
     // V8 builds a template string as a tree of its parts and walks that tree each time the
     // string is copied; reading a character flattens it into one run, once, here.
     json.charCodeAt(0);
