@@ -16,7 +16,7 @@ export interface ScenarioResult {
   readonly server?: string | undefined;
   /** The Node versions of `app` and of `runtime` (the same app on another Node), when that ran. */
   readonly runtime?: { readonly own: string; readonly other: string } | undefined;
-  /** The build `listBefore` ran (`buildNameOf`): the app before records could be searched and sorted, on the list alone. */
+  /** The build `listBefore` ran (`buildNameOf`): the app before records could be searched and sorted. */
   readonly listBefore?: string | undefined;
 }
 
@@ -28,7 +28,7 @@ export function planOf(options: { rounds: number; roundSeconds: number; warmupSe
 export interface MemoryBeside {
   /** The same app on another Node (`runtime`). */
   readonly other?: OtherNode | undefined;
-  /** The main.js of the app built before records could be searched and sorted (`listBefore`, on the list alone). */
+  /** The main.js of the app built before records could be searched and sorted (`listBefore`). */
   readonly beforeFinding?: string | undefined;
 }
 
@@ -59,10 +59,8 @@ export async function memoryScenario(plan: Plan, seedRecords: number, pinned: bo
       { key: 'app', server: app, operations: OPERATIONS, ids: appIds },
     ];
     if (other !== undefined) contenders.push(await seeded('runtime', await startApp({ storage: 'memory', node: other }, pinned)));
-    if (beforeFinding !== undefined) {
-      const before = await seeded('listBefore', await startApp({ storage: 'memory', script: beforeFinding }, pinned));
-      contenders.push({ ...before, operations: ['list'] });
-    }
+    // Every operation, as the app: its lists then come after the same finds and updates, on a heap through the same history.
+    if (beforeFinding !== undefined) contenders.push(await seeded('listBefore', await startApp({ storage: 'memory', script: beforeFinding }, pinned)));
     const runtime = other === undefined ? undefined : { own: process.versions.node, other: other.version };
     const listBefore = beforeFinding === undefined ? undefined : buildNameOf(beforeFinding);
     return { comparison: await compare(contenders, plan, 'memory'), appMetrics: await servesMetrics(app), runtime, listBefore };
