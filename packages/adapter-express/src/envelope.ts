@@ -9,15 +9,25 @@ export function sendSuccess(res: ServerResponse, status: number, data?: unknown)
   writeJson(res, status, data === undefined ? SUCCESS_WITHOUT_DATA : successJson(JSON.stringify(data)));
 }
 
-/** Answers `{ success: true, data }` where `dataJson` is the data already written as JSON. */
-export function sendSuccessJson(res: ServerResponse, status: number, dataJson: string): void {
+/**
+ * Answers `{ success: true, data }` where `dataJson` is the data already written as JSON:
+ * as text, or as its UTF-8 bytes (a list's page, kept as it is sent), written between the
+ * envelope's own bytes without being copied or encoded again.
+ */
+export function sendSuccessJson(res: ServerResponse, status: number, dataJson: string | Uint8Array): void {
   if (answeredAlready(res)) return;
-  writeJson(res, status, successJson(dataJson));
+  if (typeof dataJson === 'string') writeJson(res, status, successJson(dataJson));
+  else writeJsonBytes(res, status, [SUCCESS_OPEN_BYTES, dataJson, SUCCESS_CLOSE_BYTES]);
 }
+
+const SUCCESS_OPEN = '{"success":true,"data":';
+const SUCCESS_CLOSE = '}';
+const SUCCESS_OPEN_BYTES = Buffer.from(SUCCESS_OPEN);
+const SUCCESS_CLOSE_BYTES = Buffer.from(SUCCESS_CLOSE);
 
 /** The envelope of a success around data already written as JSON. */
 export function successJson(dataJson: string): string {
-  return `{"success":true,"data":${dataJson}}`;
+  return `${SUCCESS_OPEN}${dataJson}${SUCCESS_CLOSE}`;
 }
 
 /** Answers 304: the caller's copy, named by `ETag`, is still current; no body. */
@@ -47,16 +57,27 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * measured and written as it is than copied into a buffer first (docs/benchmarks/README.md).
  */
 function writeJson(res: ServerResponse, status: number, body: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
-  if (body.length < LONG_BODY) {
-    res.setHeader('Content-Length', Buffer.byteLength(body));
-    res.end(body);
+  if (body.length >= LONG_BODY) {
+    writeJsonBytes(res, status, [Buffer.from(body)]);
     return;
   }
-  const bytes = Buffer.from(body);
-  res.setHeader('Content-Length', bytes.length);
-  res.end(bytes);
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * Writes a JSON answer given as bytes, in parts: Node holds the parts written in one step
+ * and sends them with the headers in one system call. HEAD gets the same headers, no body.
+ */
+function writeJsonBytes(res: ServerResponse, status: number, parts: readonly Uint8Array[]): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', parts.reduce((length, part) => length + part.length, 0));
+  const last = parts.length - 1;
+  for (let i = 0; i < last; i += 1) res.write(parts[i]);
+  res.end(parts[last]);
 }
 
 /** From this many UTF-16 code units a body is encoded before it is written. */

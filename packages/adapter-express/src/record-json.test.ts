@@ -2,7 +2,7 @@ import { assembleRecord, checkText, costCenter, workSchedule, type RecordBase } 
 import { send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { successJson } from './envelope.js';
-import { KEPT_PAGES, recordJsonOf } from './record-json.js';
+import { KEPT_PAGES, recordJsonOf as bytesWriterOf } from './record-json.js';
 import { startMemoryApp } from './testing/memory-app.js';
 
 // Texts the core accepts (each is checked below), chosen where JSON writers differ:
@@ -49,7 +49,21 @@ function recordOf(text: string, createdAt: number, updatedAt: number, id = `0193
   return assembleRecord(workSchedule, { id, text, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) });
 }
 
+/** A writer whose pages are read back as text, so they compare with `JSON.stringify`. */
+function recordJsonOf(field: string, kept?: number): { one(record: RecordBase): string; many(records: readonly RecordBase[], list?: string): string } {
+  const json = bytesWriterOf(field, kept);
+  return { one: (record) => json.one(record), many: (records, list) => json.many(records, list).toString('utf8') };
+}
+
 describe('recordJsonOf', () => {
+  it('gives a page as the UTF-8 bytes of its JSON, the same bytes each time it is served again', () => {
+    const json = bytesWriterOf('value');
+    const page = [recordOf('ção 😀', 0, 1), recordOf('6x1', 2, 3)];
+    const bytes = json.many(page);
+    expect(bytes).toEqual(Buffer.from(JSON.stringify(page)));
+    expect(json.many(page)).toBe(bytes);
+  });
+
   it('accepts the tricky texts in the core, so they are texts a record can hold', () => {
     for (const text of TRICKY_TEXTS) expect(checkText(text), JSON.stringify(text)).toEqual({ ok: true, text });
   });

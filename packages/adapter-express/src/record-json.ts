@@ -3,8 +3,8 @@ import { type RecordBase } from '@workplan/core';
 /** Writes a record, or a list of them, as JSON. */
 export interface RecordJson {
   one(record: RecordBase): string;
-  /** A page of the list named `list` (its search and order; `''` for the plain list). */
-  many(records: readonly RecordBase[], list?: string): string;
+  /** A page of the list named `list` (its search and order; `''` for the plain list), as the UTF-8 bytes it is sent as. */
+  many(records: readonly RecordBase[], list?: string): Buffer;
 }
 
 /** How many records' JSON a writer keeps at most: the records of several of the largest pages. */
@@ -56,10 +56,10 @@ export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
     return json;
   };
   const pages = new KeptPageJson();
-  const many = (records: readonly RecordBase[], list = ''): string => {
+  const many = (records: readonly RecordBase[], list = ''): Buffer => {
     const kept = pages.get(records, list);
     if (kept !== undefined) return kept;
-    const json = `[${records.map(write).join(',')}]`;
+    const json = Buffer.from(`[${records.map(write).join(',')}]`);
     pages.set(records, list, json);
     return json;
   };
@@ -69,11 +69,11 @@ export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
 /** How many lists' JSON a writer keeps at most. */
 export const KEPT_PAGES = 16;
 
-/** A list's JSON, and the ids and `updatedAt`s of the records it was written for, in order. */
+/** A list's JSON (UTF-8), and the ids and `updatedAt`s of the records it was written for, in order. */
 interface WrittenPage {
   readonly ids: readonly string[];
   readonly times: readonly number[];
-  readonly json: string;
+  readonly json: Buffer;
 }
 
 /**
@@ -81,12 +81,14 @@ interface WrittenPage {
  * records at the same `updatedAt`s, in the same order (right for the reason the records'
  * JSON is: see `recordJsonOf`). Joining the kept JSON of each record anew cost much more
  * once updates had scattered those strings over the heap; checking a list is a comparison
- * of an id and a time per record.
+ * of an id and a time per record. A page is kept as the bytes it is sent as: as text, each
+ * answer copied it into the envelope's text and encoded the whole again, a large part of a
+ * plain list's time (docs/benchmarks/README.md).
  */
 class KeptPageJson {
   readonly #pages = new Map<string, WrittenPage>();
 
-  get(records: readonly RecordBase[], list: string): string | undefined {
+  get(records: readonly RecordBase[], list: string): Buffer | undefined {
     const first = records[0];
     if (first === undefined) return undefined;
     const page = this.#pages.get(pageKey(list, first, records.length));
@@ -98,7 +100,7 @@ class KeptPageJson {
     return page.json;
   }
 
-  set(records: readonly RecordBase[], list: string, json: string): void {
+  set(records: readonly RecordBase[], list: string, json: Buffer): void {
     const first = records[0];
     if (first === undefined) return;
     const key = pageKey(list, first, records.length);
