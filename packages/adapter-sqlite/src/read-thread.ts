@@ -1,6 +1,7 @@
 // The reader thread of a storage (see sqlite-reader.ts): a read-only connection of its own
 // that runs the long reads posted to it, one at a time, and posts back each one's rows.
 import type { RecordQuery } from '@workplan/core';
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { DatabaseSync } from './node-sqlite.js';
 import { readsOn, type QueriedRows, type RecordReads } from './record-reads.js';
@@ -23,6 +24,11 @@ export interface ReadRequest {
 export type ReadAnswer = { readonly id: number } & (QueriedRows | { readonly failure: ThreadFailure });
 
 const options = workerData as ReadThreadOptions;
+
+// The long reads sent here must not take the core from the event loop's short requests
+// (finds, health checks) when both want it. On Linux a thread's nice value is its own, so
+// this thread alone yields; elsewhere it would lower the whole process, so it is left be.
+if (process.platform === 'linux') setPriority(constants.priority.PRIORITY_LOW);
 /** The connection, once a read has opened it; read-only, so nothing this thread runs could change the file. */
 let db: DatabaseSync | undefined;
 let reads: ((table: string) => RecordReads) | undefined;

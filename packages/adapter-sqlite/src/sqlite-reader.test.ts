@@ -1,6 +1,6 @@
 import { creationOf, CREATION_ORDER, workSchedule, WorkplanError, type RecordQuery } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
@@ -77,6 +77,39 @@ describe('ThreadReader', () => {
     files.closeAfter(reader);
     await expect(reader.query('work_schedules', QUERY)).rejects.toMatchObject({ code: 'ERR_SQLITE_ERROR', errcode: 14 }); // SQLITE_CANTOPEN
     expect(reader.isWorking()).toBe(true);
+  });
+});
+
+/** The nice value of each thread of this process, by thread id (Linux: field 19 of /proc/self/task/TID/stat). */
+function threadNiceValues(): Map<string, number> {
+  const nice = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      // The fields after the command name, which is in parentheses and may hold spaces.
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      nice.set(tid, Number(fields[16]));
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return nice;
+}
+
+describe('the reader thread', () => {
+  // On Linux only: there a thread's nice value is its own; elsewhere the thread leaves it be.
+  it.runIf(process.platform === 'linux')('runs at the lowest priority, so its long reads yield the core to the event loop, which keeps its own', async () => {
+    const before = threadNiceValues();
+    const path = files.databasePath();
+    const db = new DatabaseSync(path);
+    migrate(db, path);
+    db.close();
+    const reader = new ThreadReader({ path, busyTimeoutMs: 2000 });
+    files.closeAfter(reader);
+    await reader.query('work_schedules', QUERY); // answered: the thread has run its module
+    const started = [...threadNiceValues()].filter(([tid]) => !before.has(tid));
+    expect(started.filter(([, nice]) => nice === 19)).toHaveLength(1);
+    expect(threadNiceValues().get(String(process.pid))).toBe(before.get(String(process.pid)));
+    expect(before.get(String(process.pid))).not.toBe(19);
   });
 });
 
