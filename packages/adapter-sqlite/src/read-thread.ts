@@ -28,7 +28,15 @@ const options = workerData as ReadThreadOptions;
 // The long reads sent here must not take the core from the event loop's short requests
 // (finds, health checks) when both want it. On Linux a thread's nice value is its own, so
 // this thread alone yields; elsewhere it would lower the whole process, so it is left be.
-if (process.platform === 'linux') setPriority(constants.priority.PRIORITY_LOW);
+// A system that refuses the change costs only that: the reads run as they would have.
+if (process.platform === 'linux') {
+  try {
+    setPriority(constants.priority.PRIORITY_LOW);
+  } catch {
+    // Left at the process's priority.
+  }
+}
+
 /** The connection, once a read has opened it; read-only, so nothing this thread runs could change the file. */
 let db: DatabaseSync | undefined;
 let reads: ((table: string) => RecordReads) | undefined;
