@@ -10,7 +10,7 @@ import {
 } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildRecord, deleteRecord, insertRecord, updateRecord } from './records.js';
-import { type StorageFactory } from './repository-contract.js';
+import { type StorageFactory } from './storage-under-test.js';
 
 type Schedule = CatalogRecord<'value'>;
 

@@ -34,4 +34,5 @@ export { judge, schemaCheckOf, templateOf, type Exchange, type SchemaCheck, type
 export { describeChangeLogContract } from './change-log-contract.js';
 export { describeDeliveryLedgerContract, type DeliveryLedgerFactory } from './delivery-ledger-contract.js';
 export { buildRecord, deleteRecord, insertRecord, testId, updateRecord, type TextUpdate } from './records.js';
-export { describeRecordRepositoryContract, type StorageFactory, type StorageUnderTest } from './repository-contract.js';
+export { describeRecordRepositoryContract } from './repository-contract.js';
+export { type StorageFactory, type StorageUnderTest } from './storage-under-test.js';

@@ -5,23 +5,14 @@ import {
   workSchedule,
   WorkplanError,
   type CatalogRecord,
-  type ChangeLog,
   type RecordRepository,
-  type Repositories,
 } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { describeChangeLogContract } from './change-log-contract.js';
 import { buildRecord, deleteRecord, insertRecord, updateRecord, type TextUpdate } from './records.js';
 import { describeRecordQueryContract } from './repository-query-contract.js';
+import { type StorageFactory, type StorageUnderTest } from './storage-under-test.js';
 
-/** A storage as an adapter builds it: a repository per kind, and the change log they all write to. */
-export interface StorageUnderTest {
-  readonly repositories: Repositories;
-  readonly changes: ChangeLog;
-}
-
-/** Makes an empty storage, built as the app builds it. */
-export type StorageFactory = () => Promise<StorageUnderTest>;
 
 /**
  * The behaviour every storage's RecordRepository and ChangeLog must have, run by each
