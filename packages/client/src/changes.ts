@@ -1,5 +1,5 @@
 import { withCallPolicies, type CallDefaults, type CallOptions } from './call-policies.js';
-import { type WorkplanRecord } from './client.js';
+import { type WorkplanRecord } from './records.js';
 import { type Transport } from './fetch-transport.js';
 
 /** A resource as a change names it: the word of its path, `/api/v1/scale/{id}`. */

@@ -2,16 +2,7 @@ import { withCallPolicies, type CallDefaults, type CallOptions } from './call-po
 import { type RecordChange } from './changes.js';
 import { type Transport, type TransportAnswer } from './fetch-transport.js';
 import { listPathOf, pageOfLink, type PageRequest } from './list-request.js';
-
-/** A record as the service returns it; timestamps stay ISO 8601 strings, exactly as sent. */
-export type WorkplanRecord<F extends string> = {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-} & { readonly [K in F]: string };
-
-export type WorkSchedule = WorkplanRecord<'value'>;
-export type CostCenter = WorkplanRecord<'title'>;
+import { type WorkplanRecord } from './records.js';
 
 /** One page of a list, and the page after it when the service says there is one (`Link: rel="next"`). */
 export interface Page<F extends string> {

@@ -7,17 +7,8 @@ import { followChanges, type FollowOptions } from './follow.js';
 
 export { type CallOptions, type RetryNotice, type RetryPolicy } from './call-policies.js';
 export { type Change, type ChangesOptions, type ChangesPage, type ChangesRequest, type RecordChange, type ResourceName } from './changes.js';
-export {
-  entityTagOf,
-  resourceClient,
-  type CostCenter,
-  type Page,
-  type ResourceClient,
-  type WorkplanRecord,
-  type WriteCondition,
-  type WriteOptions,
-  type WorkSchedule,
-} from './client.js';
+export { entityTagOf, resourceClient, type Page, type ResourceClient, type WriteCondition, type WriteOptions } from './client.js';
+export { type CostCenter, type WorkplanRecord, type WorkSchedule } from './records.js';
 export { CursorExpiredError, WorkplanClientError, type FailureDetails, type FieldIssue } from './errors.js';
 export { fetchTransport, nextLinkOf, type Transport, type TransportAnswer } from './fetch-transport.js';
 export { type FollowOptions, type FollowRetry } from './follow.js';
