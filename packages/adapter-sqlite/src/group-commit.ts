@@ -3,7 +3,7 @@ import { retryWhileBusy } from './busy-retry.js';
 import { SQLITE_BUSY, sqliteFailure } from './sqlite-errors.js';
 import { failureOf, type ThreadFailure } from './storage-threads.js';
 import { type WriteResult, type WriteStep } from './write-statements.js';
-import type { WriteAnswer, WriteRequest } from './write-thread.js';
+import type { WriteAnswer, WriteRequest } from './write-messages.js';
 
 /** The most writes one commit holds, so that the first of them waits for its answer no longer than that many writes take. */
 export const MOST_WRITES_A_COMMIT = 64;
