@@ -1,6 +1,6 @@
 import { MAX_CHANGES_LIMIT, MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
 import { type ResourceDescription } from '../resources.js';
-import { EXAMPLE_ID, ref, type Json } from './components.js';
+import { EXAMPLE_ID, ref, type Json } from './json.js';
 
 /** A change id: the decimal place of the change in commit order. */
 export const CHANGE_ID_PATTERN = '^[1-9][0-9]*$';

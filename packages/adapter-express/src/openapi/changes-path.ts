@@ -1,6 +1,6 @@
 import { changesDescription, type ResourceDescription } from '../resources.js';
 import { changesParameters, exampleChanges } from './change-schemas.js';
-import { ref, type Json } from './components.js';
+import { ref, type Json } from './json.js';
 import { errorResponses, failuresOf } from './error-responses.js';
 import { apiFailures, optionsOperation, requestId } from './operations.js';
 

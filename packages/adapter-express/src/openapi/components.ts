@@ -2,15 +2,8 @@ import { MAX_TEXT_LENGTH } from '@workplan/core';
 import { problems, type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
 import { changeSchemas, feedSchemas } from './change-schemas.js';
+import { ref, type Json } from './json.js';
 import { capitalized, phrasesOf } from './portuguese.js';
-
-/** A piece of the document: plain JSON, written out as openapi.json. */
-export type Json = { readonly [key: string]: unknown };
-
-/** A `$ref` to one of the document's components. */
-export function ref(kind: 'schemas' | 'headers' | 'responses' | 'parameters', name: string): Json {
-  return { $ref: `#/components/${kind}/${name}` };
-}
 
 export const UUID_V7_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
 export const ISO_MILLIS_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$';
@@ -23,9 +16,6 @@ export const POSITIVE_DIGITS_PATTERN = '^0*[1-9][0-9]*$';
  * description does.
  */
 export const TEXT_PATTERN = '^\\s*[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*\\s*$';
-
-/** An example record id, a real UUID v7, so the examples pass the schemas they illustrate. */
-export const EXAMPLE_ID = '019a4b5c-6d7e-7f80-9a1b-2c3d4e5f6a7b';
 
 function resourceSchemas(resource: ResourceDescription): Record<string, Json> {
   const { name, field } = resource;

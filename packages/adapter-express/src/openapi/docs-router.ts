@@ -4,7 +4,7 @@ import { Router, type RequestHandler } from 'express';
 import { HttpFailure } from '../http-failure.js';
 import { routeName } from '../operation.js';
 import { routeTable } from '../route-table.js';
-import { type Json } from './components.js';
+import { type Json } from './json.js';
 
 // Swagger UI comes from the installed package, never a CDN: the page works offline.
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

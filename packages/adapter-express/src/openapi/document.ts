@@ -1,7 +1,8 @@
 import { routeMessages } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
 import { changesPath } from './changes-path.js';
-import { components, ref, type Json } from './components.js';
+import { components } from './components.js';
+import { ref, type Json } from './json.js';
 import { errorResponses, failuresOf, routeResponses } from './error-responses.js';
 import { optionsOperation, resourcePaths, success } from './operations.js';
 import { webhooksPath } from './webhooks-path.js';

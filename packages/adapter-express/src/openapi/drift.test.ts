@@ -7,7 +7,7 @@ import { answerClientError } from '../client-error.js';
 import { describedResources, webhooksDescription } from '../resources.js';
 import { type ApiRead } from '../api-read.js';
 import { startMemoryApp, type MemoryApp } from '../testing/memory-app.js';
-import { type Json } from './components.js';
+import { type Json } from './json.js';
 import { openApiDocument } from './document.js';
 
 const document = openApiDocument(describedResources);

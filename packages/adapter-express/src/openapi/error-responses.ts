@@ -1,7 +1,7 @@
 import { WorkplanError } from '@workplan/core';
 import { problemOf } from '../problem-of.js';
 import { problems, routeMessages, type ErrorCode } from '../problems.js';
-import { EXAMPLE_ID, ref, type Json } from './components.js';
+import { EXAMPLE_ID, ref, type Json } from './json.js';
 
 /** A failure an operation can answer, with the messages its body can carry. */
 export interface Failure {

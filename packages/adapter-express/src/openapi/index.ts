@@ -1,3 +1,3 @@
-export { type Json } from './components.js';
+export { type Json } from './json.js';
 export { docsRouter } from './docs-router.js';
 export { openApiDocument } from './document.js';

@@ -1,7 +1,7 @@
 import { cursorOf, MAX_SEARCH_LENGTH, recordKinds, searchOf, type RecordKind } from '@workplan/core';
 import { cursorToken } from '../list-cursor.js';
 import { type ResourceDescription } from '../resources.js';
-import { EXAMPLE_ID, type Json } from './components.js';
+import { EXAMPLE_ID, type Json } from './json.js';
 import { phrasesOf } from './portuguese.js';
 
 /** The cursor's alphabet: base64url, unpadded. */

@@ -1,7 +1,7 @@
 import { type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
 import { exampleChanges } from './change-schemas.js';
-import { EXAMPLE_ID, ref, type Json } from './components.js';
+import { EXAMPLE_ID, ref, type Json } from './json.js';
 import { errorResponses, failuresOf } from './error-responses.js';
 import { listQueryParameters } from './list-query.js';
 import { capitalized, phrasesOf } from './portuguese.js';

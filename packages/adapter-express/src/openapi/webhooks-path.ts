@@ -1,5 +1,6 @@
 import { webhooksDescription, type ResourceDescription } from '../resources.js';
-import { ISO_MILLIS_PATTERN, type Json } from './components.js';
+import { ISO_MILLIS_PATTERN } from './components.js';
+import { type Json } from './json.js';
 import { errorResponses, failuresOf } from './error-responses.js';
 import { apiFailures, optionsOperation, requestId, success } from './operations.js';
 
