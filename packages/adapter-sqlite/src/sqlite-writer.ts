@@ -4,8 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
 import { errorOf, startThread, threadModule } from './storage-threads.js';
 import { writesOn, type WriteResult, type WriteStep } from './write-statements.js';
-// `import type`: the thread's module opens its connection when it loads.
-import type { WriteAnswer, WriteRequest, WriteThreadData, WriteThreadOptions } from './write-messages.js';
+import { type WriteAnswer, type WriteRequest, type WriteThreadData, type WriteThreadOptions } from './write-messages.js';
 
 /**
  * Where a storage's writes run. A rejection carries node:sqlite's error (its `errcode`

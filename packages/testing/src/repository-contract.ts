@@ -13,7 +13,6 @@ import { buildRecord, deleteRecord, insertRecord, updateRecord, type TextUpdate 
 import { describeRecordQueryContract } from './repository-query-contract.js';
 import { type StorageFactory, type StorageUnderTest } from './storage-under-test.js';
 
-
 /**
  * The behaviour every storage's RecordRepository and ChangeLog must have, run by each
  * adapter against itself: the writes, finds and plain lists here, the queries and counts in
