@@ -1,6 +1,6 @@
 import { foldText } from '@workplan/core';
 import { describe, expect, it } from 'vitest';
-import { ofTurns, SEARCHES, textOf } from './at-scale.js';
+import { ofTurns, SEARCHES, sidesOfTurn, textOf } from './at-scale.js';
 import type { Sample } from './load.js';
 
 describe('the scale scenario\'s data', () => {
@@ -40,5 +40,12 @@ describe('runs taken in turns', () => {
   it('are one sample: the medians of their latencies, the sums of their counts', () => {
     const sample = ofTurns([run(0.3, 1, 50), run(0.1, 3, 50), run(0.2, 2, 100)]);
     expect(sample).toEqual({ requests: 200, seconds: 0.2, reqPerSec: 1000, p50Ms: 0.2, p99Ms: 2, non2xx: 3, errors: 0, peakRssMb: 100, generatorCpuPct: 0.3 });
+  });
+});
+
+describe('the sides of a turn', () => {
+  it('go first in turns: over an even number of turns each side is sent first as often as the other', () => {
+    const orders = [0, 1, 2, 3].map((turn) => sidesOfTurn(turn, 'without', 'with'));
+    expect(orders).toEqual([['without', 'with'], ['with', 'without'], ['without', 'with'], ['with', 'without']]);
   });
 });

@@ -83,21 +83,31 @@ export async function scaleScenario(storage: 'memory' | 'sqlite', records: numbe
   }
 }
 
-/** Runs measuring what `count=true` adds, each side's taken in turn with the other's. */
-const COUNT_TURNS = 10;
+/**
+ * Turns of 50 requests each side, so each side's median comes from many turns: with ten,
+ * one page's p50 against the same page's moved by up to 20% between two runs on a quiet
+ * machine, more than the difference being measured (docs/benchmarks/README.md).
+ */
+const COUNT_TURNS = 40;
+const COUNT_TURN_REQUESTS = 50;
+
+/** The two sides of turn `turn`, in the order they are sent: each goes first in every other turn. */
+export function sidesOfTurn<S>(turn: number, first: S, second: S): readonly [S, S] {
+  return turn % 2 === 0 ? [first, second] : [second, first];
+}
 
 /**
- * A page's latency without `count=true` and with it, in turns of a tenth of the requests
- * each: the difference is a fraction of a tenth of a millisecond, less than what a page's
- * latency drifts by over a few seconds, so runs one after the other would measure the drift.
+ * A page's latency without `count=true` and with it, in turns taken alternately: the
+ * difference is a fraction of a tenth of a millisecond, less than what a page's latency
+ * drifts by over a few seconds, so runs one after the other would measure the drift, and
+ * a side always sent second would measure what follows the first.
  */
 async function withAndWithoutCount(app: ServerProcess, plan: Plan, label: string, path: string): Promise<{ without: Sample; with: Sample }> {
   const counted = `${path}${path.includes('?') ? '&' : '?'}count=true`;
   const runs: { without: Sample[]; with: Sample[] } = { without: [], with: [] };
-  const amount = Math.ceil(LATENCY_REQUESTS / COUNT_TURNS);
   for (let turn = 0; turn < COUNT_TURNS; turn += 1) {
-    for (const [side, sent] of [['without', path], ['with', counted]] as const) {
-      runs[side].push(await runLoad({ server: app, connections: 1, amount, headers: plan.headers, requests: [{ method: 'GET', path: sent }] }));
+    for (const [side, sent] of sidesOfTurn(turn, ['without', path] as const, ['with', counted] as const)) {
+      runs[side].push(await runLoad({ server: app, connections: 1, amount: COUNT_TURN_REQUESTS, headers: plan.headers, requests: [{ method: 'GET', path: sent }] }));
     }
   }
   const result = { without: ofTurns(runs.without), with: ofTurns(runs.with) };
