@@ -13,25 +13,31 @@ import {
   type RecordKind,
 } from '@workplan/core';
 
-/** A record as a change keeps it: plain values only, so nothing a caller holds can reach it. */
-interface KeptRecord {
-  readonly id: string;
-  readonly text: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-}
+/**
+ * A change as kept: one JSON text of `PackedChange`. The log keeps every change until a
+ * prune, so it soon holds most of the heap's objects; V8's collector visits each object
+ * kept, and each of the five or so a change took as objects made every request slower as
+ * the log grew (docs/benchmarks/README.md). A text has nothing in it to visit.
+ */
+type KeptChange = string;
 
-/** A change as kept, numbered by `sequence`. */
-interface KeptChange {
-  readonly sequence: number;
-  readonly kind: string;
-  readonly recordId: string;
-  readonly action: ChangeAction;
-  readonly at: number;
-  readonly by: string;
-  readonly data: KeptRecord | null;
-  readonly previous: KeptRecord | null;
-}
+/**
+ * A change's values, in order. Its records are the record it names (their `id` is its
+ * `recordId`), created once (one `createdAt`): only their text and `updatedAt` differ.
+ */
+type PackedChange = [
+  sequence: number,
+  at: number,
+  action: ChangeAction,
+  by: string,
+  kind: string,
+  recordId: string,
+  createdAt: number,
+  text: string | null,
+  updatedAt: number | null,
+  previousText: string | null,
+  previousUpdatedAt: number | null,
+];
 
 /**
  * The changes of every repository of a process, in memory, in the order they were made.
@@ -43,27 +49,36 @@ export class MemoryChangeLog implements ChangeLog {
   #kept: KeptChange[] = [];
   /** The highest number removed by `prune`: every change up to it is gone. */
   #pruned = 0;
-  /** Each record's changes, oldest first, by kind and then record id. */
-  readonly #byRecord = new Map<string, Map<string, KeptChange[]>>();
+  /**
+   * Each record's changes, oldest first, by kind and then record id: its one change as
+   * itself, or a list of them (most records are only ever created, and a list is an object more).
+   */
+  readonly #byRecord = new Map<string, Map<string, KeptChange | KeptChange[]>>();
   readonly #waiters = new Set<() => void>();
 
   /** Numbers and keeps `draft`; the caller has just carried it out. */
   append<F extends string>(draft: ChangeDraft<F>): Change<F> {
     const sequence = this.#pruned + this.#kept.length + 1;
     const kind = kindOf(draft.kind);
-    const ofRecord = this.#changesOf(draft.kind, draft.recordId);
-    const kept: KeptChange = {
+    const { data, previous } = draft;
+    const record = data ?? previous;
+    if (record === null) throw new TypeError('a change has a record before it or after it');
+    const packed: PackedChange = [
       sequence,
-      kind: draft.kind,
-      recordId: draft.recordId,
-      action: draft.action,
-      at: draft.at.getTime(),
-      by: draft.by,
-      data: draft.data === null ? null : keptRecord(kind, draft.data),
-      previous: draft.previous === null ? null : keptState(kind, draft.previous, ofRecord.at(-1)?.data ?? null),
-    };
+      draft.at.getTime(),
+      draft.action,
+      draft.by,
+      draft.kind,
+      draft.recordId,
+      record.createdAt.getTime(),
+      data === null ? null : textOf(kind, data),
+      data === null ? null : data.updatedAt.getTime(),
+      previous === null ? null : textOf(kind, previous),
+      previous === null ? null : previous.updatedAt.getTime(),
+    ];
+    const kept = JSON.stringify(packed);
     this.#kept.push(kept);
-    ofRecord.push(kept);
+    this.#keepOfRecord(draft.kind, draft.recordId, kept);
     for (const wake of this.#waiters) wake();
     return numbered(draft, sequence);
   }
@@ -78,7 +93,9 @@ export class MemoryChangeLog implements ChangeLog {
 
   async history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
-    return (this.#byRecord.get(kind)?.get(recordId) ?? []).map(changeOf);
+    const ofRecord = this.#byRecord.get(kind)?.get(recordId);
+    if (ofRecord === undefined) return [];
+    return typeof ofRecord === 'string' ? [changeOf(ofRecord)] : ofRecord.map(changeOf);
   }
 
   async waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void> {
@@ -101,47 +118,44 @@ export class MemoryChangeLog implements ChangeLog {
   async prune(before: Date): Promise<number> {
     const limit = before.getTime();
     let count = 0;
-    while (count < this.#kept.length && (this.#kept[count] as KeptChange).at < limit) count += 1;
+    for (; count < this.#kept.length; count += 1) {
+      const [, at, , , kind, recordId] = unpack(this.#kept[count] as KeptChange);
+      if (at >= limit) break;
+      this.#forgetOldestOfRecord(kind, recordId);
+    }
     if (count === 0) return 0;
-    const gone = this.#kept.slice(0, count);
     this.#kept = this.#kept.slice(count);
     this.#pruned += count;
-    for (const change of gone) {
-      const ofKind = this.#byRecord.get(change.kind);
-      const ofRecord = ofKind?.get(change.recordId) ?? [];
-      ofRecord.shift();
-      if (ofRecord.length === 0) ofKind?.delete(change.recordId);
-    }
     return count;
   }
 
-  /** The list a record's changes are kept in, made empty the first time. */
-  #changesOf(kind: string, recordId: string): KeptChange[] {
+  #keepOfRecord(kind: string, recordId: string, kept: KeptChange): void {
     let ofKind = this.#byRecord.get(kind);
-    if (ofKind === undefined) this.#byRecord.set(kind, (ofKind = new Map<string, KeptChange[]>()));
-    let ofRecord = ofKind.get(recordId);
-    if (ofRecord === undefined) ofKind.set(recordId, (ofRecord = []));
-    return ofRecord;
+    if (ofKind === undefined) this.#byRecord.set(kind, (ofKind = new Map<string, KeptChange | KeptChange[]>()));
+    const ofRecord = ofKind.get(recordId);
+    if (ofRecord === undefined) ofKind.set(recordId, kept);
+    else if (typeof ofRecord === 'string') ofKind.set(recordId, [ofRecord, kept]);
+    else ofRecord.push(kept);
+  }
+
+  #forgetOldestOfRecord(kind: string, recordId: string): void {
+    const ofKind = this.#byRecord.get(kind);
+    const ofRecord = ofKind?.get(recordId);
+    if (ofKind === undefined || ofRecord === undefined) return;
+    if (typeof ofRecord === 'string') ofKind.delete(recordId);
+    else {
+      ofRecord.shift();
+      if (ofRecord.length === 1) ofKind.set(recordId, ofRecord[0] as KeptChange);
+    }
   }
 }
 
-function keptRecord(kind: RecordKind<string>, record: CatalogRecord<string>): KeptRecord {
-  return { id: record.id, text: record[kind.field] as string, createdAt: record.createdAt.getTime(), updatedAt: record.updatedAt.getTime() };
+function textOf(kind: RecordKind<string>, record: CatalogRecord<string>): string {
+  return record[kind.field] as string;
 }
 
-/**
- * The state a change found, as kept: the one the record's last change left when it is that
- * state (as it is unless a change was pruned or the record predates the log), shared rather
- * than copied. Kept records are never changed, so sharing one is safe, and every change
- * kept forever (no retention set) then costs one record less.
- */
-function keptState(kind: RecordKind<string>, previous: CatalogRecord<string>, lastKept: KeptRecord | null): KeptRecord {
-  const same =
-    lastKept !== null &&
-    lastKept.updatedAt === previous.updatedAt.getTime() &&
-    lastKept.createdAt === previous.createdAt.getTime() &&
-    lastKept.text === previous[kind.field];
-  return same ? lastKept : keptRecord(kind, previous);
+function unpack(kept: KeptChange): PackedChange {
+  return JSON.parse(kept) as PackedChange;
 }
 
 function kindOf(name: string): RecordKind<string> {
@@ -151,19 +165,20 @@ function kindOf(name: string): RecordKind<string> {
 }
 
 function changeOf(kept: KeptChange): Change {
-  const kind = kindOf(kept.kind);
-  const recordOf = (record: KeptRecord | null): CatalogRecord<string> | null =>
-    record === null
+  const [sequence, at, action, by, kindName, recordId, createdAt, text, updatedAt, previousText, previousUpdatedAt] = unpack(kept);
+  const kind = kindOf(kindName);
+  const recordOf = (recordText: string | null, recordUpdatedAt: number | null): CatalogRecord<string> | null =>
+    recordText === null || recordUpdatedAt === null
       ? null
-      : assembleRecord(kind, { id: record.id, text: record.text, createdAt: new Date(record.createdAt), updatedAt: new Date(record.updatedAt) });
+      : assembleRecord(kind, { id: recordId, text: recordText, createdAt: new Date(createdAt), updatedAt: new Date(recordUpdatedAt) });
   return {
-    id: changeIdOf(kept.sequence),
-    kind: kept.kind,
-    recordId: kept.recordId,
-    action: kept.action,
-    at: new Date(kept.at),
-    by: kept.by,
-    data: recordOf(kept.data),
-    previous: recordOf(kept.previous),
+    id: changeIdOf(sequence),
+    kind: kindName,
+    recordId,
+    action,
+    at: new Date(at),
+    by,
+    data: recordOf(text, updatedAt),
+    previous: recordOf(previousText, previousUpdatedAt),
   };
 }

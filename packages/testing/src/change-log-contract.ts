@@ -232,6 +232,19 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
         expect(after).toMatchObject({ recordId: next.id });
         expect(sequenceOf(after?.id)).toBeGreaterThan(sequenceOf(firstKept.id));
       });
+
+      it("keeps a record's later changes in its history when its earlier ones go", async () => {
+        const record = await insert({ text: 'turno A', createdAt: at(1) });
+        const first = await updateRecord(repositories.workSchedules, workSchedule, record, { text: 'turno B', updatedAt: at(5) });
+        const second = await updateRecord(repositories.workSchedules, workSchedule, first?.data as Schedule, { text: 'turno C', updatedAt: at(20) });
+        const third = await updateRecord(repositories.workSchedules, workSchedule, second?.data as Schedule, { text: 'turno D', updatedAt: at(40) });
+        await expect(log.prune(at(10))).resolves.toBe(2);
+        await expect(log.history('workSchedule', record.id)).resolves.toEqual([second, third]);
+        await expect(log.prune(at(30))).resolves.toBe(1);
+        await expect(log.history('workSchedule', record.id)).resolves.toEqual([third]);
+        const deleted = await deleteRecord(repositories.workSchedules, workSchedule, third?.data as Schedule);
+        await expect(log.history('workSchedule', record.id)).resolves.toEqual([third, deleted]);
+      });
     });
   });
 }
