@@ -17,7 +17,8 @@ import {
  * A change as kept: one JSON text of `PackedChange`. The log keeps every change until a
  * prune, so it soon holds most of the heap's objects; V8's collector visits each object
  * kept, and each of the five or so a change took as objects made every request slower as
- * the log grew (docs/benchmarks/README.md). A text has nothing in it to visit.
+ * the log grew: the plain list missed its target against the build before search and sort
+ * (docs/benchmarks/README.md). A text has nothing in it to visit, and is never changed.
  */
 type KeptChange = string;
 
@@ -49,11 +50,8 @@ export class MemoryChangeLog implements ChangeLog {
   #kept: KeptChange[] = [];
   /** The highest number removed by `prune`: every change up to it is gone. */
   #pruned = 0;
-  /**
-   * Each record's changes, oldest first, by kind and then record id: its one change as
-   * itself, or a list of them (most records are only ever created, and a list is an object more).
-   */
-  readonly #byRecord = new Map<string, Map<string, KeptChange | KeptChange[]>>();
+  /** Each record's changes, oldest first, by kind and then record id. */
+  readonly #byRecord = new Map<string, Map<string, KeptChange[]>>();
   readonly #waiters = new Set<() => void>();
 
   /** Numbers and keeps `draft`; the caller has just carried it out. */
@@ -93,9 +91,7 @@ export class MemoryChangeLog implements ChangeLog {
 
   async history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
-    const ofRecord = this.#byRecord.get(kind)?.get(recordId);
-    if (ofRecord === undefined) return [];
-    return typeof ofRecord === 'string' ? [changeOf(ofRecord)] : ofRecord.map(changeOf);
+    return (this.#byRecord.get(kind)?.get(recordId) ?? []).map(changeOf);
   }
 
   async waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void> {
@@ -131,22 +127,18 @@ export class MemoryChangeLog implements ChangeLog {
 
   #keepOfRecord(kind: string, recordId: string, kept: KeptChange): void {
     let ofKind = this.#byRecord.get(kind);
-    if (ofKind === undefined) this.#byRecord.set(kind, (ofKind = new Map<string, KeptChange | KeptChange[]>()));
+    if (ofKind === undefined) this.#byRecord.set(kind, (ofKind = new Map<string, KeptChange[]>()));
     const ofRecord = ofKind.get(recordId);
-    if (ofRecord === undefined) ofKind.set(recordId, kept);
-    else if (typeof ofRecord === 'string') ofKind.set(recordId, [ofRecord, kept]);
+    // A list made with its first change holds just that one, where `[]` then a push would hold room for 17.
+    if (ofRecord === undefined) ofKind.set(recordId, [kept]);
     else ofRecord.push(kept);
   }
 
   #forgetOldestOfRecord(kind: string, recordId: string): void {
     const ofKind = this.#byRecord.get(kind);
     const ofRecord = ofKind?.get(recordId);
-    if (ofKind === undefined || ofRecord === undefined) return;
-    if (typeof ofRecord === 'string') ofKind.delete(recordId);
-    else {
-      ofRecord.shift();
-      if (ofRecord.length === 1) ofKind.set(recordId, ofRecord[0] as KeptChange);
-    }
+    ofRecord?.shift();
+    if (ofRecord?.length === 0) ofKind?.delete(recordId);
   }
 }
 
