@@ -174,10 +174,9 @@ type Beside = { find: Sample; live: Sample; load: Sample };
 
 /**
  * Cheap requests beside each kind of expensive read, in `plan.rounds` rounds, the kinds
- * taken in turns, and each measure the median of its rounds (`ofTurns`). Like the bench's
- * other paced measures: a round's p99 of 200 finds a second turns on whether one collection
- * of the memory store's old generation (some 170 MB at 100,000 records a resource) falls in
- * it, its marking taking the app's one pinned core for some 200 ms (docs/benchmarks/README.md).
+ * taken in turns, and each measure the median of its rounds (`ofTurns`), as the bench's
+ * other paced measures: a p99 of 200 finds a second is the 20th-worst of a round's 2,000,
+ * and one stall in a round can decide it (docs/benchmarks/README.md).
  */
 async function besideInRounds(
   app: ServerProcess,
