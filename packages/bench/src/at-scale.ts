@@ -23,7 +23,17 @@ export interface ScaleResult {
   /** The same pages with `count=true` and without: the plain list's first page and the text order's. */
   readonly counted: Readonly<Record<'plain' | 'sorted', { readonly without: Sample; readonly with: Sample }>>;
   /** Finds and `/health/live`, paced, while 16 connections send expensive reads as fast as they can. */
-  readonly beside: Readonly<Record<'deepPages' | 'searches', { readonly find: Sample; readonly live: Sample; readonly load: Sample }>>;
+  readonly beside: Readonly<Record<ExpensiveRead, Beside>>;
+}
+
+/** The expensive reads cheap ones are measured beside. */
+type ExpensiveRead = 'deepPages' | 'searches';
+
+/** Paced finds and `/health/live`, and the expensive reads they ran beside. */
+interface Beside {
+  readonly find: Sample;
+  readonly live: Sample;
+  readonly load: Sample;
 }
 
 /** The words the seeded texts are made of: accents and case a search folds away. */
@@ -170,8 +180,6 @@ async function walkTo(app: ServerProcess, plan: Plan, path: string, depth: numbe
   return next;
 }
 
-type Beside = { find: Sample; live: Sample; load: Sample };
-
 /**
  * Cheap requests beside each kind of expensive read, in `plan.rounds` rounds, the kinds
  * taken in turns, and each measure the median of its rounds (`ofTurns`), as the bench's
@@ -183,11 +191,11 @@ async function besideInRounds(
   plan: Plan,
   ids: readonly string[],
   label: string,
-  expensive: Readonly<Record<'deepPages' | 'searches', string>>,
-): Promise<Record<'deepPages' | 'searches', Beside>> {
-  const kinds = ['deepPages', 'searches'] as const;
-  const rounds = { deepPages: [] as Beside[], searches: [] as Beside[] };
-  const names = { deepPages: 'deep pages', searches: 'searches' };
+  expensive: Readonly<Record<ExpensiveRead, string>>,
+): Promise<Record<ExpensiveRead, Beside>> {
+  const kinds: readonly ExpensiveRead[] = ['deepPages', 'searches'];
+  const rounds: Record<ExpensiveRead, Beside[]> = { deepPages: [], searches: [] };
+  const names: Record<ExpensiveRead, string> = { deepPages: 'deep pages', searches: 'searches' };
   for (let round = 1; round <= plan.rounds; round += 1) {
     for (const kind of turnOrder(kinds, round)) {
       rounds[kind].push(await cheapBesideExpensive(app, plan, ids, expensive[kind], `${label} beside ${names[kind]} round ${round}/${plan.rounds}`));
