@@ -38,4 +38,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT ?? 3000}/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The V8 settings of packages/app/src/node-flags.ts (a test keeps them the same).
-CMD ["node", "--max-semi-space-size=16", "--no-allocation-site-pretenuring", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--no-allocation-site-pretenuring", "--v8-pool-size=0", "dist/main.js"]

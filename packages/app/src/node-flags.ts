@@ -9,6 +9,12 @@
  *   places then make each request's short-lived records: on Node 26, many processes then
  *   served finds slower, with a longer p99 and more memory, collecting the old generation
  *   again and again. Without pretenuring, every process served as the fast ones.
- * The figures of both: docs/benchmarks/README.md.
+ * - V8's helper threads sized to the cores the process may run on: one fewer, at least one
+ *   (`--v8-pool-size=0`), where Node's default is four whatever the machine. The helpers
+ *   mark the old generation beside the main thread; on a process with one or two cores,
+ *   four of them take the core from the main thread in turns for as long as marking runs,
+ *   and requests wait behind them: a find beside deep pages then waited tens of
+ *   milliseconds once per major collection. `node-flags.test.ts` counts the threads.
+ * The figures of all three: docs/benchmarks/README.md.
  */
-export const NODE_FLAGS = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'] as const;
+export const NODE_FLAGS = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring', '--v8-pool-size=0'] as const;
