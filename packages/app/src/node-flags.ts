@@ -11,10 +11,9 @@
  *   again and again. Without pretenuring, every process served as the fast ones.
  * - V8's helper threads sized to the cores the process may run on: one fewer, at least one
  *   (`--v8-pool-size=0`), where Node's default is four whatever the machine. The helpers
- *   mark the old generation beside the main thread; on a process with one or two cores,
- *   four of them take the core from the main thread in turns for as long as marking runs,
- *   and requests wait behind them: a find beside deep pages then waited tens of
- *   milliseconds once per major collection. `node-flags.test.ts` counts the threads.
+ *   mark the old generation beside the main thread; with more of them than spare cores,
+ *   they take the main thread's core in turns for as long as marking runs, and requests
+ *   wait behind them. `node-flags.test.ts` counts the threads.
  * The figures of all three: docs/benchmarks/README.md.
  */
 export const NODE_FLAGS = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring', '--v8-pool-size=0'] as const;

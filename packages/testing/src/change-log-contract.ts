@@ -245,6 +245,16 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
         const deleted = await deleteRecord(repositories.workSchedules, workSchedule, third?.data as Schedule);
         await expect(log.history('workSchedule', record.id)).resolves.toEqual([third, deleted]);
       });
+
+      it("starts a record's history again from its next change when a prune took all it had", async () => {
+        const record = await insert({ text: 'turno A', createdAt: at(1) });
+        const first = await updateRecord(repositories.workSchedules, workSchedule, record, { text: 'turno B', updatedAt: at(2) });
+        const second = await updateRecord(repositories.workSchedules, workSchedule, first?.data as Schedule, { text: 'turno C', updatedAt: at(3) });
+        await expect(log.prune(at(10))).resolves.toBe(3);
+        await expect(log.history('workSchedule', record.id)).resolves.toEqual([]);
+        const next = await updateRecord(repositories.workSchedules, workSchedule, second?.data as Schedule, { text: 'turno D', updatedAt: at(20) });
+        await expect(log.history('workSchedule', record.id)).resolves.toEqual([next]);
+      });
     });
   });
 }
