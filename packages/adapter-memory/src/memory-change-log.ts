@@ -22,9 +22,6 @@ import {
  */
 type KeptChange = string;
 
-/** A record's kept changes: its one change, or its changes oldest first. */
-type RecordChanges = KeptChange | KeptChange[];
-
 /**
  * A change's values, in order. Its records are the record it names (their `id` is its
  * `recordId`), created once (one `createdAt`): only their text and `updatedAt` differ.
@@ -53,12 +50,8 @@ export class MemoryChangeLog implements ChangeLog {
   #kept: KeptChange[] = [];
   /** The highest number removed by `prune`: every change up to it is gone. */
   #pruned = 0;
-  /**
-   * Each record's changes, oldest first, by kind and then record id: a record's one change
-   * as itself, as most records have one, and its changes in a list once it has more. A list
-   * is two objects for the collector to visit, a record's whole cost besides its change.
-   */
-  readonly #byRecord = new Map<string, Map<string, RecordChanges>>();
+  /** Each record's changes, oldest first, by kind and then record id. */
+  readonly #byRecord = new Map<string, Map<string, KeptChange[]>>();
   readonly #waiters = new Set<() => void>();
 
   /** Numbers and keeps `draft`; the caller has just carried it out. */
@@ -98,8 +91,7 @@ export class MemoryChangeLog implements ChangeLog {
 
   async history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
-    const kept = this.#byRecord.get(kind)?.get(recordId);
-    return (kept === undefined ? [] : typeof kept === 'string' ? [kept] : kept).map(changeOf);
+    return (this.#byRecord.get(kind)?.get(recordId) ?? []).map(changeOf);
   }
 
   async waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void> {
@@ -135,22 +127,18 @@ export class MemoryChangeLog implements ChangeLog {
 
   #keepOfRecord(kind: string, recordId: string, kept: KeptChange): void {
     let ofKind = this.#byRecord.get(kind);
-    if (ofKind === undefined) this.#byRecord.set(kind, (ofKind = new Map<string, RecordChanges>()));
+    if (ofKind === undefined) this.#byRecord.set(kind, (ofKind = new Map<string, KeptChange[]>()));
     const ofRecord = ofKind.get(recordId);
-    if (ofRecord === undefined) ofKind.set(recordId, kept);
-    else if (typeof ofRecord === 'string') ofKind.set(recordId, [ofRecord, kept]);
+    // A list made with its first change holds just that one, where `[]` then a push would hold room for 17.
+    if (ofRecord === undefined) ofKind.set(recordId, [kept]);
     else ofRecord.push(kept);
   }
 
   #forgetOldestOfRecord(kind: string, recordId: string): void {
     const ofKind = this.#byRecord.get(kind);
     const ofRecord = ofKind?.get(recordId);
-    if (ofKind === undefined || ofRecord === undefined) return;
-    if (typeof ofRecord === 'string') ofKind.delete(recordId);
-    else {
-      ofRecord.shift();
-      if (ofRecord.length === 1) ofKind.set(recordId, ofRecord[0] as KeptChange);
-    }
+    ofRecord?.shift();
+    if (ofRecord?.length === 0) ofKind?.delete(recordId);
   }
 }
 
