@@ -26,8 +26,9 @@ export interface ScaleResult {
   readonly beside: Readonly<Record<ExpensiveRead, Beside>>;
 }
 
-/** The expensive reads cheap ones are measured beside. */
-type ExpensiveRead = 'deepPages' | 'searches';
+/** The expensive reads cheap ones are measured beside, and their names in the bench's lines. */
+const EXPENSIVE_READS = { deepPages: 'deep pages', searches: 'searches' } as const;
+type ExpensiveRead = keyof typeof EXPENSIVE_READS;
 
 /** Paced finds and `/health/live`, and the expensive reads they ran beside. */
 interface Beside {
@@ -193,12 +194,11 @@ async function besideInRounds(
   label: string,
   expensive: Readonly<Record<ExpensiveRead, string>>,
 ): Promise<Record<ExpensiveRead, Beside>> {
-  const kinds: readonly ExpensiveRead[] = ['deepPages', 'searches'];
   const rounds: Record<ExpensiveRead, Beside[]> = { deepPages: [], searches: [] };
-  const names: Record<ExpensiveRead, string> = { deepPages: 'deep pages', searches: 'searches' };
+  const kinds = Object.keys(rounds) as ExpensiveRead[];
   for (let round = 1; round <= plan.rounds; round += 1) {
     for (const kind of turnOrder(kinds, round)) {
-      rounds[kind].push(await cheapBesideExpensive(app, plan, ids, expensive[kind], `${label} beside ${names[kind]} round ${round}/${plan.rounds}`));
+      rounds[kind].push(await cheapBesideExpensive(app, plan, ids, expensive[kind], `${label} beside ${EXPENSIVE_READS[kind]} round ${round}/${plan.rounds}`));
     }
   }
   const merged = (of: readonly Beside[]): Beside => ({
