@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startApp, type AppSpec } from './app.js';
 import { describe, turnOrder, type Plan } from './compare.js';
 import { runLoad, type Sample } from './load.js';
-import { runPaced, type PacedRequest } from './paced.js';
+import { runPacedApart, warmPacedGenerator, type PacedRun } from './paced-generator.js';
 import { type ServerProcess } from './processes.js';
 import { median } from './stats.js';
 
@@ -221,13 +221,22 @@ async function cheapBesideExpensive(
   label: string,
 ): Promise<Beside> {
   const seconds = plan.roundSeconds;
-  const find = (): PacedRequest => ({ method: 'GET', path: `/api/v1/scale/${ids[Math.floor(Math.random() * ids.length)] ?? ''}` });
-  const paced = { server: app, seconds, headers: plan.headers };
-  const [load, finds, lives] = await Promise.all([
+  const paced: PacedRun = {
+    server: app,
+    seconds,
+    headers: plan.headers,
+    loads: [
+      { perSecond: EXPENSIVE.findsPerSecond, connections: 4, requests: { kind: 'find', ids } },
+      { perSecond: EXPENSIVE.livesPerSecond, connections: 2, requests: { kind: 'get', path: '/health/live' } },
+    ],
+  };
+  // Warmed first, so its counted run and the expensive reads start together.
+  await warmPacedGenerator(paced);
+  const [load, [finds, lives]] = await Promise.all([
     runLoad({ server: app, connections: EXPENSIVE.connections, seconds, headers: plan.headers, requests: [{ method: 'GET', path: expensive }] }),
-    runPaced({ ...paced, perSecond: EXPENSIVE.findsPerSecond, connections: 4, next: find }),
-    runPaced({ ...paced, perSecond: EXPENSIVE.livesPerSecond, connections: 2, next: () => ({ method: 'GET', path: '/health/live' }) }),
+    runPacedApart(paced),
   ]);
+  if (finds === undefined || lives === undefined) throw new Error('the paced generator answered fewer samples than loads');
   console.log(`${label}: expensive ${describe(load)}; finds ${describe(finds)}; live ${describe(lives)}`);
   return { find: finds, live: lives, load };
 }

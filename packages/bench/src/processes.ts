@@ -84,7 +84,8 @@ export async function startServer(spec: ServerSpec, pinned: boolean): Promise<Se
   return { name: spec.name, url, pid, rssMb: () => rssOf(pid), stop: () => stopChild(child) };
 }
 
-function rssOf(pid: number): number | undefined {
+/** The resident memory of process `pid` in MB, from /proc; undefined where there is none. */
+export function rssOf(pid: number): number | undefined {
   const status = `/proc/${pid}/status`;
   if (!existsSync(status)) return undefined;
   const match = /^VmRSS:\s+(\d+) kB/mu.exec(readFileSync(status, 'utf8'));

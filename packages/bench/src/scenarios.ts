@@ -3,10 +3,10 @@ import { MongoClient } from 'mongodb';
 import { BENCH_KEY, buildNameOf, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
 import { compare, describe, seed, summarize, turnOrder, type Comparison, type Contender, type Plan, type Summary } from './compare.js';
 import { type Sample } from './load.js';
-import { runPaced } from './paced.js';
+import { runPacedApart, type PacedLoad } from './paced-generator.js';
 import { baselineScript, peerScript, startServer, type ServerProcess } from './processes.js';
 import { type OtherNode } from './runtime.js';
-import { createOfNewValue, findOfAnyId, OPERATIONS } from './workloads.js';
+import { OPERATIONS } from './workloads.js';
 
 /** What one storage's comparison found, and whether the app served metrics while it ran. */
 export interface ScenarioResult {
@@ -130,7 +130,7 @@ export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, co
 
 /**
  * Finds at a steady rate while creates run at a steady rate beside them (none when
- * `createsPerSecond` is 0), each request sent when due (`runPaced`). Below saturation, a
+ * `createsPerSecond` is 0), each request sent when due, from the bench's generator process (`runPacedApart`). Below saturation, a
  * find's p99 is how long it waited behind a write (node:sqlite is synchronous; the
  * storage's writes run in a thread of their own, so a commit and its checkpoint should not
  * hold the finds up) or behind the machine, not how long it queued behind other
@@ -162,11 +162,11 @@ async function pacedFindsOn<K extends string>(
 }
 
 async function pacedFinds(contender: Contender, createsPerSecond: number, plan: Plan): Promise<{ find: Sample; create: Sample | undefined }> {
-  const base = { server: contender.server, connections: DURING_CREATES.connections, headers: plan.headers, seconds: plan.roundSeconds };
-  const [find, create] = await Promise.all([
-    runPaced({ ...base, perSecond: DURING_CREATES.findsPerSecond, next: () => findOfAnyId(contender.ids) }),
-    createsPerSecond === 0 ? undefined : runPaced({ ...base, perSecond: createsPerSecond, next: createOfNewValue }),
-  ]);
+  const { findsPerSecond, connections } = DURING_CREATES;
+  const loads: PacedLoad[] = [{ perSecond: findsPerSecond, connections, requests: { kind: 'find', ids: contender.ids } }];
+  if (createsPerSecond > 0) loads.push({ perSecond: createsPerSecond, connections, requests: { kind: 'create' } });
+  const [find, create] = await runPacedApart({ server: contender.server, seconds: plan.roundSeconds, headers: plan.headers, loads });
+  if (find === undefined) throw new Error('the paced generator answered no sample for the finds');
   return { find, create };
 }
 
