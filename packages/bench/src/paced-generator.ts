@@ -26,11 +26,7 @@ export interface PacedRun {
 }
 
 /** A run as sent to the generator process, and what comes back. */
-export interface RunMessage extends Omit<PacedRun, 'server'> {
-  readonly id: number;
-  readonly url: string;
-  readonly pid: number;
-}
+export type RunMessage = PacedRun & { readonly id: number };
 export type RunAnswer = { readonly id: number } & ({ readonly samples: Sample[] } | { readonly failure: string });
 
 /** The seconds the generator's first loads are sent uncounted (`warm`). */
@@ -92,7 +88,8 @@ export class PacedGenerator {
   /** Sends `run`'s loads together; a sample per load, in order. */
   run(run: PacedRun): Promise<Sample[]> {
     const id = this.#nextId++;
-    const message: RunMessage = { id, url: run.server.url, pid: run.server.pid, seconds: run.seconds, headers: run.headers, loads: run.loads };
+    // The server as data: its URL to send to, its pid to read the RSS of.
+    const message: RunMessage = { ...run, id, server: { url: run.server.url, pid: run.server.pid } };
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
       this.#child.ref();

@@ -6,7 +6,6 @@ import { type PacedRequests, type RunAnswer, type RunMessage } from './paced-gen
 import { createOfNewValue, findOfAnyId } from './workloads.js';
 import { type Sample } from './load.js';
 
-
 function requestsOf(requests: PacedRequests): () => PacedRequest {
   switch (requests.kind) {
     case 'find':
@@ -19,7 +18,7 @@ function requestsOf(requests: PacedRequests): () => PacedRequest {
 }
 
 async function send(run: RunMessage): Promise<Sample[]> {
-  const server = { url: run.url, rssMb: () => rssOf(run.pid) };
+  const server = { url: run.server.url, rssMb: () => rssOf(run.server.pid) };
   return Promise.all(
     run.loads.map((load) =>
       runPaced({ server, seconds: run.seconds, perSecond: load.perSecond, connections: load.connections, headers: run.headers, next: requestsOf(load.requests) }),

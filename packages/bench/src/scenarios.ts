@@ -130,13 +130,13 @@ export const DURING_CREATES = { findsPerSecond: 2000, createsPerSecond: 1000, co
 
 /**
  * Finds at a steady rate while creates run at a steady rate beside them (none when
- * `createsPerSecond` is 0), each request sent when due, from the bench's generator process (`runPacedApart`). Below saturation, a
- * find's p99 is how long it waited behind a write (node:sqlite is synchronous; the
- * storage's writes run in a thread of their own, so a commit and its checkpoint should not
- * hold the finds up) or behind the machine, not how long it queued behind other
- * requests. Like the other measures, `plan.rounds` rounds, each taking the loads in turn
- * one further along, and the medians: one round's p99 turns on whether the disk stalled
- * once in it (README, "How it measures").
+ * `createsPerSecond` is 0), each request sent when due, from the bench's generator process
+ * (`runPacedApart`). Below saturation, a find's p99 is how long it waited behind a write
+ * (node:sqlite is synchronous; the storage's writes run in a thread of their own, so a
+ * commit and its checkpoint should not hold the finds up) or behind the machine, not how
+ * long it queued behind other requests. Like the other measures, `plan.rounds` rounds,
+ * each taking the loads in turn one further along, and the medians: one round's p99 turns
+ * on whether the disk stalled once in it (README, "How it measures").
  */
 async function pacedFindsOn<K extends string>(
   loads: Readonly<Record<K, { readonly contender: Contender; readonly createsPerSecond: number }>>,
