@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildNameOf } from './app.js';
+import { buildNameOf, QUIET, servesMetrics, startApp } from './app.js';
 
 describe('the name of the build the app is compared with', () => {
   it('is the folder scripts/bench-before.sh built it in, without the path before it', () => {
@@ -9,5 +9,17 @@ describe('the name of the build the app is compared with', () => {
 
   it('is the file name for a build made elsewhere', () => {
     expect(buildNameOf('/opt/builds/old/main.js')).toBe('main.js');
+  });
+});
+
+describe('an app started with settings of its own', () => {
+  it('runs with them, and is named by them', async () => {
+    const app = await startApp({ storage: 'memory', settings: QUIET }, false);
+    try {
+      expect(app.name).toBe('app (memory, LOG_LEVEL=warn, METRICS=off)');
+      expect(await servesMetrics(app)).toBe(false);
+    } finally {
+      await app.stop();
+    }
   });
 });

@@ -25,7 +25,18 @@ export interface AppSpec {
   readonly webhooksFile?: string;
   /** Another build of the app (its `main.js`), such as one from before a change, named `before`. */
   readonly script?: string | undefined;
+  /** Settings the app starts with beyond the bench's own, such as `QUIET`'s; named by them. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
+
+/** An operator's settings that turn off the request log and the metrics: what observing each request costs. */
+export const QUIET: Readonly<Record<string, string>> = { LOG_LEVEL: 'warn', METRICS: 'off' };
+
+/** Settings as an operator writes them: `LOG_LEVEL=warn, METRICS=off`. */
+export const settingsText = (settings: Readonly<Record<string, string>>): string =>
+  Object.entries(settings)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(', ');
 
 /**
  * Starts `packages/app/dist/main.js` in production and waits for /health/ready. The memory
@@ -39,12 +50,14 @@ export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerPr
   if (spec.mongodbUri !== undefined) env.MONGODB_URI = spec.mongodbUri;
   if (spec.sqlite !== undefined) Object.assign(env, { SQLITE_PATH: spec.sqlite.path, SQLITE_SYNCHRONOUS: spec.sqlite.synchronous });
   if (spec.webhooksFile !== undefined) env.WEBHOOKS_FILE = spec.webhooksFile;
+  Object.assign(env, spec.settings);
   const mode = spec.sqlite === undefined ? '' : `, synchronous ${spec.sqlite.synchronous}`;
   const runtime = spec.node === undefined ? '' : `, Node ${spec.node.version}`;
   const build = spec.script === undefined ? '' : ', before';
+  const settings = spec.settings === undefined ? '' : `, ${settingsText(spec.settings)}`;
   return startServer(
     {
-      name: `app (${spec.storage}${mode}${runtime}${build})`,
+      name: `app (${spec.storage}${mode}${runtime}${build}${settings})`,
       node: spec.node?.path,
       script: spec.script ?? APP_MAIN,
       env,

@@ -165,7 +165,7 @@ async function writeOutputs(results: Results, options: BenchOptions): Promise<vo
 /** Rough minutes a run takes, so the banner can say; seeding the large collections comes on top. */
 function estimateMinutes(options: BenchOptions): number {
   const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
-  const servers = 5 + (options.otherNode === undefined ? 0 : 1); // a, b, d, e, the app, and the app on the other Node
+  const servers = 6 + (options.otherNode === undefined ? 0 : 1); // a, b, d, e, the app, the quiet app, and the app on the other Node
   const listBefore = options.beforeFindingApp === undefined ? 0 : 5; // the app before search and sort
   const memoryRuns = servers * 5 + listBefore + (options.sqlite ? 3 * 5 + 4 : 0); // five operations; SQLite's three servers, then four paced loads
   const mongoRuns = options.mongodbUri === undefined ? 0 : 2 + 5; // (c) find and list, the app's five

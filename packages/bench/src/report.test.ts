@@ -16,6 +16,16 @@ describe('mainRows', () => {
     const servers = mainRows({ memory, sweeps: { memory: { pageSize: [], collectionSize: [] } } } as unknown as Results).slice(1).map((row) => row[2]);
     expect(servers).toEqual(['(d) NestJS on Express', 'app on Node 24.21.0', 'app on Node 26.10.0']);
   });
+
+  it('names the app with neither request log nor metrics by its settings, and gives it the app\'s ratios to the baselines', () => {
+    const memory = { appMetrics: true, comparison: { find: { b: summary(400), app: summary(200), quiet: summary(300) } } };
+    const rows = mainRows({ memory, sweeps: { memory: { pageSize: [], collectionSize: [] } } } as unknown as Results).slice(1);
+    expect(rows.map((row) => [row[2], row[10]])).toEqual([
+      ['(b) Express + Map', ''],
+      ['app', '0.50'],
+      ['app, LOG_LEVEL=warn, METRICS=off', '0.75'],
+    ]);
+  });
 });
 
 describe('sweepRows', () => {

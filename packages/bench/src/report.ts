@@ -1,3 +1,4 @@
+import { QUIET, settingsText } from './app.js';
 import { EXPENSIVE, SCALE_SORTS, SEARCHES, type ScaleResult } from './at-scale.js';
 import { type ChangesResult } from './change-feed.js';
 import { type Summary } from './compare.js';
@@ -17,6 +18,7 @@ const SERVERS: Record<string, string> = {
   app: 'app',
   memory: 'app on the memory store',
   full: 'app, SQLITE_SYNCHRONOUS=full',
+  quiet: `app, ${settingsText(QUIET)}`,
 };
 
 const HEADER = [
@@ -32,10 +34,11 @@ export function mainRows(results: Results): string[][] {
     if (scenario === undefined) continue;
     for (const op of OPERATIONS) {
       const byServer = scenario.comparison[op] ?? {};
-      for (const key of ['a', 'b', 'c', 'd', 'e', 'memory', 'app', 'full', 'runtime', 'listBefore']) {
+      for (const key of ['a', 'b', 'c', 'd', 'e', 'memory', 'app', 'full', 'quiet', 'runtime', 'listBefore']) {
         const summary = byServer[key];
         if (summary === undefined) continue;
-        const ratios = key === 'app' ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base), 2)) : ['', '', ''];
+        // The app's columns, for the app and for the app with neither request log nor metrics.
+        const ratios = key === 'app' || key === 'quiet' ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base, key), 2)) : ['', '', ''];
         const toMemory = key === 'app' || key === 'full' ? fixed(ratio(scenario.comparison, op, 'memory', key), 2) : '';
         const name = nameOf(key, scenario);
         rows.push([storage, op, name, ...measures(summary), ...ratios, toMemory]);

@@ -1,3 +1,4 @@
+import { QUIET, settingsText } from './app.js';
 import { type ScaleResult } from './at-scale.js';
 import { type ChangesResult, type FeedStorage } from './change-feed.js';
 import { type Comparison, type Summary } from './compare.js';
@@ -70,6 +71,7 @@ export function checkTargets(results: Measured): Target[] {
     ...sqliteTargets(results),
     ...mongoTargets(results),
     ...peerTargets(results),
+    ...quietRows(results),
     ...runtimeRows(results),
     ...plainListTargets(results),
     ...scaleTargets('memory', results.scale?.memory),
@@ -177,6 +179,13 @@ function peerTargets(results: Measured): Target[] {
     target('peers: find, app / (e) NestJS on Fastify', ratio(memory, 'find', 'e'), 'report'),
     target('peers: list of 100, app / (e) NestJS on Fastify', ratio(memory, 'list', 'e'), 'report'),
   ];
+}
+
+/** The app with neither request log nor metrics over (b), per operation: how much of the gap to (b) observing each request is. */
+function quietRows(results: Measured): Target[] {
+  return OPERATIONS.map((op) =>
+    target(`memory: ${op}, app with ${settingsText(QUIET)} / (b)`, ratio(results.memory.comparison, op, 'b', 'quiet'), 'report'),
+  );
 }
 
 /** The app on the second runtime over the app on the bench's own, per operation: above 1, the second is faster. */

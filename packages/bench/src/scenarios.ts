@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { BENCH_KEY, buildNameOf, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
+import { BENCH_KEY, buildNameOf, QUIET, servesMetrics, startApp, withDatabase, type AppSpec } from './app.js';
 import { compare, describe, seed, summarize, turnOrder, type Comparison, type Contender, type Plan, type Summary } from './compare.js';
 import { type Sample } from './load.js';
 import { runPacedApart, type PacedLoad } from './paced-generator.js';
@@ -34,10 +34,10 @@ export interface MemoryBeside {
 
 /**
  * The app on the memory store against (a) bare node:http, (b) bare Express with a Map, the
- * peers (d) NestJS on Express and (e) NestJS on Fastify, and, as `beside` asks, the same
- * app on another Node (`runtime`) and the plain list of the app before records could be
- * searched and sorted (`listBefore`): taken in turn in the same rounds, so the ratios are
- * of one run.
+ * peers (d) NestJS on Express and (e) NestJS on Fastify, the same app with neither request
+ * log nor metrics (`quiet`), and, as `beside` asks, the same app on another Node (`runtime`)
+ * and the plain list of the app before records could be searched and sorted (`listBefore`):
+ * taken in turn in the same rounds, so the ratios are of one run.
  */
 export async function memoryScenario(plan: Plan, seedRecords: number, pinned: boolean, beside: MemoryBeside = {}): Promise<ScenarioResult> {
   const { other, beforeFinding } = beside;
@@ -58,6 +58,7 @@ export async function memoryScenario(plan: Plan, seedRecords: number, pinned: bo
       await seeded('e', await startPeer('nest-fastify', 'e', pinned)),
       { key: 'app', server: app, operations: OPERATIONS, ids: appIds },
     ];
+    contenders.push(await seeded('quiet', await startApp({ storage: 'memory', settings: QUIET }, pinned)));
     if (other !== undefined) contenders.push(await seeded('runtime', await startApp({ storage: 'memory', node: other }, pinned)));
     // Every operation, as the app: its lists then come after the same finds and updates, on a heap through the same history.
     if (beforeFinding !== undefined) contenders.push(await seeded('listBefore', await startApp({ storage: 'memory', script: beforeFinding }, pinned)));

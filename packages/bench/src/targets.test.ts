@@ -107,6 +107,18 @@ describe('checkTargets', () => {
     expect(byName(checkTargets(base), name)).toMatchObject({ measured: null, met: null });
   });
 
+  it('reports the app with neither request log nor metrics against (b), with no verdict', () => {
+    const base = run(sample(160));
+    const quiet: Measured = { ...base, memory: { ...base.memory, comparison: { ...base.memory.comparison, update: { b: summary(1000), app: summary(500), quiet: summary(620) } } } };
+    expect(byName(checkTargets(quiet), 'memory: update, app with')).toEqual({
+      name: 'memory: update, app with LOG_LEVEL=warn, METRICS=off / (b)',
+      measured: 0.62,
+      threshold: null,
+      met: null,
+    });
+    expect(byName(checkTargets(base), 'memory: update, app with')).toMatchObject({ measured: null, met: null });
+  });
+
   it('holds the list of 1000 to p99 at most 3 times its own p50', () => {
     expect(byName(checkTargets(run(sample(160, 10, 30))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 3, met: true });
     expect(byName(checkTargets(run(sample(160, 10, 2300))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 230, met: false });
