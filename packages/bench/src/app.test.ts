@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { buildNameOf, QUIET, servesMetrics, startApp } from './app.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { appEnvironment, buildNameOf, QUIET, servesMetrics, startApp } from './app.js';
 
 describe('the name of the build the app is compared with', () => {
   it('is the folder scripts/bench-before.sh built it in, without the path before it', () => {
@@ -13,7 +13,19 @@ describe('the name of the build the app is compared with', () => {
 });
 
 describe('an app started with settings of its own', () => {
-  it('runs with them, and is named by them', async () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('gets them over the defaults the bench keeps, whatever the shell set', () => {
+    vi.stubEnv('LOG_LEVEL', 'debug');
+    vi.stubEnv('METRICS', 'on');
+    expect(appEnvironment({ storage: 'memory', settings: QUIET })).toMatchObject({ LOG_LEVEL: 'warn', METRICS: 'off', STORAGE: 'memory' });
+    const shipped = appEnvironment({ storage: 'memory' });
+    expect([shipped.LOG_LEVEL, shipped.METRICS]).toEqual([undefined, undefined]);
+  });
+
+  it('runs with them, and is named by them', { timeout: 30_000 }, async () => {
     const app = await startApp({ storage: 'memory', settings: QUIET }, false);
     try {
       expect(app.name).toBe('app (memory, LOG_LEVEL=warn, METRICS=off)');

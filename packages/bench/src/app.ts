@@ -7,7 +7,8 @@ import { APP_MAIN, startServer, type ServerProcess } from './processes.js';
 export const BENCH_KEY = `bench-${randomBytes(12).toString('hex')}`;
 
 // Settings the bench leaves at their defaults, whatever the calling shell has set, so the
-// app runs in its default production configuration (logs and metrics as shipped).
+// app runs in its default production configuration (logs and metrics as shipped), unless
+// the spec's `settings` say otherwise.
 const LEFT_AT_DEFAULT = [
   'API_KEYS_FILE', 'LIST_MAX_LIMIT', 'LOG_LEVEL', 'METRICS', 'RATE_LIMIT_PER_MINUTE', 'MONGODB_URI', 'MONGODB_TIMEOUT_MS', 'STORAGE',
   'SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS', 'WEBHOOKS_FILE',
@@ -44,13 +45,6 @@ export const settingsText = (settings: Readonly<Record<string, string>>): string
  * the request path (logs are JSON lines either way, stdout being a pipe).
  */
 export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerProcess> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of LEFT_AT_DEFAULT) env[name] = undefined;
-  Object.assign(env, { NODE_ENV: spec.storage === 'memory' ? undefined : 'production', API_KEYS: BENCH_KEY, STORAGE: spec.storage });
-  if (spec.mongodbUri !== undefined) env.MONGODB_URI = spec.mongodbUri;
-  if (spec.sqlite !== undefined) Object.assign(env, { SQLITE_PATH: spec.sqlite.path, SQLITE_SYNCHRONOUS: spec.sqlite.synchronous });
-  if (spec.webhooksFile !== undefined) env.WEBHOOKS_FILE = spec.webhooksFile;
-  Object.assign(env, spec.settings);
   const mode = spec.sqlite === undefined ? '' : `, synchronous ${spec.sqlite.synchronous}`;
   const runtime = spec.node === undefined ? '' : `, Node ${spec.node.version}`;
   const build = spec.script === undefined ? '' : ', before';
@@ -60,13 +54,24 @@ export async function startApp(spec: AppSpec, pinned: boolean): Promise<ServerPr
       name: `app (${spec.storage}${mode}${runtime}${build}${settings})`,
       node: spec.node?.path,
       script: spec.script ?? APP_MAIN,
-      env,
+      env: appEnvironment(spec),
       ready: { path: '/health/ready' },
       // As `pnpm start` and the Dockerfile run it.
       nodeFlags: [...NODE_FLAGS, ...(spec.nodeFlags ?? [])],
     },
     pinned,
   );
+}
+
+/** The environment the app starts with: the calling shell's, but the settings left at their defaults, then the spec's. */
+export function appEnvironment(spec: AppSpec): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of LEFT_AT_DEFAULT) env[name] = undefined;
+  Object.assign(env, { NODE_ENV: spec.storage === 'memory' ? undefined : 'production', API_KEYS: BENCH_KEY, STORAGE: spec.storage });
+  if (spec.mongodbUri !== undefined) env.MONGODB_URI = spec.mongodbUri;
+  if (spec.sqlite !== undefined) Object.assign(env, { SQLITE_PATH: spec.sqlite.path, SQLITE_SYNCHRONOUS: spec.sqlite.synchronous });
+  if (spec.webhooksFile !== undefined) env.WEBHOOKS_FILE = spec.webhooksFile;
+  return Object.assign(env, spec.settings);
 }
 
 /** Whether the app serves /metrics (metrics on), so the report says what configuration ran. */

@@ -37,7 +37,7 @@ export function mainRows(results: Results): string[][] {
       for (const key of ['a', 'b', 'c', 'd', 'e', 'memory', 'app', 'full', 'quiet', 'runtime', 'listBefore']) {
         const summary = byServer[key];
         if (summary === undefined) continue;
-        // The app's columns, for the app and for the app with neither request log nor metrics.
+        // The quiet app shares the app's columns, so the two read side by side against (b).
         const ratios = key === 'app' || key === 'quiet' ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base, key), 2)) : ['', '', ''];
         const toMemory = key === 'app' || key === 'full' ? fixed(ratio(scenario.comparison, op, 'memory', key), 2) : '';
         const name = nameOf(key, scenario);

@@ -57,8 +57,8 @@ export async function memoryScenario(plan: Plan, seedRecords: number, pinned: bo
       await seeded('d', await startPeer('nest-express', 'd', pinned)),
       await seeded('e', await startPeer('nest-fastify', 'e', pinned)),
       { key: 'app', server: app, operations: OPERATIONS, ids: appIds },
+      await seeded('quiet', await startApp({ storage: 'memory', settings: QUIET }, pinned)),
     ];
-    contenders.push(await seeded('quiet', await startApp({ storage: 'memory', settings: QUIET }, pinned)));
     if (other !== undefined) contenders.push(await seeded('runtime', await startApp({ storage: 'memory', node: other }, pinned)));
     // Every operation, as the app: its lists then come after the same finds and updates, on a heap through the same history.
     if (beforeFinding !== undefined) contenders.push(await seeded('listBefore', await startApp({ storage: 'memory', script: beforeFinding }, pinned)));
