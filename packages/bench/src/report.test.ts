@@ -26,6 +26,16 @@ describe('mainRows', () => {
       ['app, LOG_LEVEL=warn, METRICS=off', '0.75'],
     ]);
   });
+
+  it('gives the app before search and sort the app\'s ratios to the baselines, under its build\'s name', () => {
+    const memory = { appMetrics: true, listBefore: 'app-at-30c5742', comparison: { delete: { b: summary(400), app: summary(200), listBefore: summary(380) } } };
+    const rows = mainRows({ memory, sweeps: { memory: { pageSize: [], collectionSize: [] } } } as unknown as Results).slice(1);
+    expect(rows.map((row) => [row[2], row[10]])).toEqual([
+      ['(b) Express + Map', ''],
+      ['app', '0.50'],
+      ['app before search and sort (app-at-30c5742)', '0.95'],
+    ]);
+  });
 });
 
 describe('sweepRows', () => {

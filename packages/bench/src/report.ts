@@ -26,6 +26,9 @@ const HEADER = [
   'app/(a)', 'app/(b)', 'app/(c)', '/memory app',
 ];
 
+/** The servers whose rows fill the app's ratio columns: the app and the app in another configuration or build. */
+const APP_COLUMNS = new Set(['app', 'quiet', 'listBefore']);
+
 /** The main table: one row per storage, operation and server. */
 export function mainRows(results: Results): string[][] {
   const rows: string[][] = [];
@@ -37,8 +40,8 @@ export function mainRows(results: Results): string[][] {
       for (const key of ['a', 'b', 'c', 'd', 'e', 'memory', 'app', 'full', 'quiet', 'runtime', 'listBefore']) {
         const summary = byServer[key];
         if (summary === undefined) continue;
-        // The quiet app shares the app's columns, so the two read side by side against (b).
-        const ratios = key === 'app' || key === 'quiet' ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base, key), 2)) : ['', '', ''];
+        // The quiet app and the app before search and sort share the app's columns, so each reads beside it against (b).
+        const ratios = APP_COLUMNS.has(key) ? ['a', 'b', 'c'].map((base) => fixed(ratio(scenario.comparison, op, base, key), 2)) : ['', '', ''];
         const toMemory = key === 'app' || key === 'full' ? fixed(ratio(scenario.comparison, op, 'memory', key), 2) : '';
         const name = nameOf(key, scenario);
         rows.push([storage, op, name, ...measures(summary), ...ratios, toMemory]);

@@ -119,6 +119,24 @@ describe('checkTargets', () => {
     expect(byName(checkTargets(base), 'memory: update, app with')).toMatchObject({ measured: null, met: null });
   });
 
+  it('reports the app before search and sort against (b) for each operation, with no verdict, only when it ran', () => {
+    const base = run(sample(160));
+    const before: Measured = {
+      ...base,
+      memory: { ...base.memory, listBefore: 'app-at-30c5742', comparison: { ...base.memory.comparison, delete: { b: summary(1000), app: summary(600), listBefore: summary(950) } } },
+    };
+    const rows = checkTargets(before).filter((row) => row.name.includes(', the app before search and sort (app-at-30c5742) / (b)'));
+    expect(rows.map((row) => row.name.split(',')[0])).toEqual(['memory: find', 'memory: update', 'memory: list', 'memory: create', 'memory: delete']);
+    expect(byName(rows, 'memory: delete')).toEqual({
+      name: 'memory: delete, the app before search and sort (app-at-30c5742) / (b)',
+      measured: 0.95,
+      threshold: null,
+      met: null,
+    });
+    expect(byName(rows, 'memory: update')).toMatchObject({ measured: null, met: null });
+    expect(checkTargets(base).some((row) => row.name.includes('the app before search and sort (') && row.name.endsWith('/ (b)'))).toBe(false);
+  });
+
   it('holds the list of 1000 to p99 at most 3 times its own p50', () => {
     expect(byName(checkTargets(run(sample(160, 10, 30))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 3, met: true });
     expect(byName(checkTargets(run(sample(160, 10, 2300))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 230, met: false });
