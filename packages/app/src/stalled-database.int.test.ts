@@ -42,8 +42,8 @@ async function appOver(database: OwnFerretDb, env: Readonly<Record<string, strin
     PORT: '0', HOST: '127.0.0.1', API_KEYS: key, LOG_LEVEL: 'silent', STORAGE: 'mongodb', MONGODB_URI: database.uri('workplan_stall'), ...env,
   });
   const url = await app.listening();
-  // Over 30,000 documents FerretDB (SQLite) builds the order indexes and looks for records
-  // without their folded text before the app is ready: tens of seconds on a busy machine.
+  // On an empty database: its start makes the indexes and looks for records without their
+  // folded text, a second or two, longer on a busy machine.
   await untilReady(url, 60_000);
   return { app, url };
 }
@@ -123,12 +123,16 @@ describe.skipIf(ferretdb === undefined)('the app as a process over a MongoDB tha
     async () => {
       const database = await OwnFerretDb.prepare(ferretdb ?? '');
       await database.start();
-      const records = 30_000;
-      const id = await seed(database, records);
       // The storage may take longer than the request: the deadline answers first, and the
-      // lists it answers must not go on running in the database.
+      // lists it answers must not go on running in the database. The records come after the
+      // app is up: with a deadline of 500 ms, every MongoDB call of the app's start is bounded
+      // by it too, and over 30,000 documents a busy machine's FerretDB makes its indexes, or
+      // looks through them for records without their folded text, slower than that every
+      // time it is asked, so the app never got ready.
       const { app, url } = await appOver(database, { REQUEST_TIMEOUT_MS: '500', MONGODB_TIMEOUT_MS: '10000' });
+      const records = 30_000;
       try {
+        const id = await seed(database, records);
         expect((await send(url, { path: `/api/v1/scale/${id}`, headers: { key } })).status).toBe(200);
         // Each of these reads and sorts every record on FerretDB: some 0.4 s of work alone.
         const lists = Array.from({ length: 16 }, () => send(url, { path: `/api/v1/scales/${records - 1000}/1000`, headers: { key } }));
