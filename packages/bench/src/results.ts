@@ -182,11 +182,14 @@ function peerTargets(results: Measured): Target[] {
   ];
 }
 
+/** The memory server `key` over (b), one report row per operation, named `server`. */
+function rowsAgainstB(results: Measured, key: string, server: string): Target[] {
+  return OPERATIONS.map((op) => target(`memory: ${op}, ${server} / (b)`, ratio(results.memory.comparison, op, 'b', key), 'report'));
+}
+
 /** The app with neither request log nor metrics over (b), per operation: how much of the gap to (b) observing each request is. */
 function quietRows(results: Measured): Target[] {
-  return OPERATIONS.map((op) =>
-    target(`memory: ${op}, app with ${settingsText(QUIET)} / (b)`, ratio(results.memory.comparison, op, 'b', 'quiet'), 'report'),
-  );
+  return rowsAgainstB(results, 'quiet', `app with ${settingsText(QUIET)}`);
 }
 
 /**
@@ -195,9 +198,8 @@ function quietRows(results: Measured): Target[] {
  * machine has moved (b) away from any app, not only from this one.
  */
 function beforeFindingRows(results: Measured): Target[] {
-  const { comparison, listBefore } = results.memory;
-  if (listBefore === undefined) return [];
-  return OPERATIONS.map((op) => target(`memory: ${op}, the app before search and sort (${listBefore}) / (b)`, ratio(comparison, op, 'b', 'listBefore'), 'report'));
+  const { listBefore } = results.memory;
+  return listBefore === undefined ? [] : rowsAgainstB(results, 'listBefore', `the app before search and sort (${listBefore})`);
 }
 
 /** The app on the second runtime over the app on the bench's own, per operation: above 1, the second is faster. */
