@@ -3,7 +3,7 @@ import { type AnyBulkWriteOperation, type Collection, type Filter, type UUID } f
 import { guardDriverCall } from './driver-errors.js';
 import { textFields, type RecordDocument } from './record-document.js';
 import { fromBsonId } from './record-id.js';
-import { abortableBy, withinTimeLimit } from './time-limit.js';
+import { abortableBy, startUpLimitOf, withinTimeLimit } from './time-limit.js';
 import { type RecordState, type WriteClaims } from './write-claims.js';
 
 // Documents read per round. FerretDB reads the whole collection for every find (it sorts
@@ -13,10 +13,6 @@ const READ_SIZE = 1000;
 // time as every claim's holder does (write-claims.ts). FerretDB runs a bulk write's updates
 // one after another, on SQLite each a read of the whole collection: keep it small.
 const FILL_SIZE = 20;
-// The least time a read of the backfill may take. It runs at start, not for a request, and
-// FerretDB's read of a large collection takes longer than a request may wait: with the
-// request's limit, a start would fail on such a collection every time, and never be ready.
-const MIN_READ_MS = 60_000;
 
 /** A document still without its folded text, and the state of the record it holds. */
 interface Unfolded extends RecordState {
@@ -41,7 +37,9 @@ export async function backfillFoldedText(
   claims: WriteClaims,
   timeoutMS: number,
 ): Promise<number> {
-  const readMS = Math.max(timeoutMS, MIN_READ_MS);
+  // Its reads are start-up work (FerretDB reads the whole collection for each); its writes
+  // hold claims, so they keep a repository call's limit, as every claim's holder does.
+  const readMS = startUpLimitOf(timeoutMS);
   const read = (where: Filter<RecordDocument>) => withinTimeLimit(readMS, undefined, (signal) => unfolded(kind, collection, where, signal, readMS));
   const withinTime = <T>(call: (signal: AbortSignal) => Promise<T>) => withinTimeLimit(timeoutMS, undefined, call);
   let filled = 0;

@@ -3,7 +3,7 @@ import { type IndexDescription } from 'mongodb';
 import { toChange, type ChangeDocument } from './change-document.js';
 import { ChangeProtocol, type ChangeCollections, type ChangeProtocolOptions } from './change-protocol.js';
 import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
-import { abortableBy, withinTimeLimit } from './time-limit.js';
+import { abortableBy, withinStartUpLimit, withinTimeLimit } from './time-limit.js';
 
 /** A record's changes in order, for its history. */
 const CHANGE_INDEXES: readonly IndexDescription[] = [{ key: { kind: 1, recordId: 1, _id: 1 }, name: 'record_changes' }];
@@ -51,7 +51,7 @@ export class MongoChangeLog implements ChangeLog {
   /** Creates the indexes the log relies on; idempotent. */
   async ensureIndexes(): Promise<void> {
     for (const index of CHANGE_INDEXES) {
-      await withinTimeLimit(this.#timeoutMS, undefined, (signal) =>
+      await withinStartUpLimit(this.#timeoutMS, (signal) =>
         guardDriverCall(() => this.#collections.changes.createIndexes([index], abortableBy(signal, {}))),
       );
     }

@@ -3,6 +3,7 @@ import { ferretdbBinary, OwnFerretDb } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { MongoClient, type ConnectionClosedEvent } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { MongoStorage } from './mongo-storage.js';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
 import { changeLogBeside } from './test-support/test-collections.js';
@@ -10,7 +11,7 @@ import { type ClaimDocument } from './write-claims.js';
 
 const ferretdb = ferretdbBinary('the stalled-server test');
 
-describe.skipIf(ferretdb === undefined)('MongoRecordRepository over a server that stops answering', () => {
+describe.skipIf(ferretdb === undefined)('the MongoDB adapter over a server that stops answering', () => {
   it('hostile 7: a find or a list on a frozen server is called off by its signal at once, dropping the connection it waited on', async () => {
     const database = await OwnFerretDb.prepare(ferretdb ?? '');
     await database.start();
@@ -53,6 +54,50 @@ describe.skipIf(ferretdb === undefined)('MongoRecordRepository over a server tha
     } finally {
       database.thaw();
       await client.close();
+      await database.kill();
+    }
+  });
+
+  it('start-up: the indexes are made over a server slower than a call may take, at start, though a request would give up', async () => {
+    const database = await OwnFerretDb.prepare(ferretdb ?? '');
+    await database.start();
+    // A call's limit (and so the socket's, twice it) far below how long the server stays frozen.
+    const storage = new MongoStorage({ uri: database.uri('slow-start'), timeoutMS: 200 });
+    try {
+      // Once with the server answering, so the pool holds a connection for each call made at
+      // once: connecting, to a frozen server, fails at the call's limit, which is right.
+      await storage.ensureIndexes();
+      database.freeze();
+      const making = storage.ensureIndexes();
+      const frozenMs = 1500;
+      setTimeout(() => { database.thaw(); }, frozenMs);
+      const started = performance.now();
+      await expect(making).resolves.toBeUndefined();
+      expect(performance.now() - started).toBeGreaterThan(frozenMs - 100);
+      // A request's call still gives up at its own limit.
+      database.freeze();
+      setTimeout(() => { database.thaw(); }, frozenMs);
+      await expect(storage.repositories.workSchedules.count()).rejects.toMatchObject({ kind: 'storageUnavailable' });
+    } finally {
+      database.thaw();
+      await storage.close();
+      await database.kill();
+    }
+  });
+
+  it('close: with the server frozen, closing the storage waits no longer than a call may take', async () => {
+    const database = await OwnFerretDb.prepare(ferretdb ?? '');
+    await database.start();
+    const storage = new MongoStorage({ uri: database.uri('frozen-close'), timeoutMS: 300 });
+    try {
+      await storage.ensureIndexes();
+      await storage.repositories.workSchedules.count();
+      database.freeze();
+      const started = performance.now();
+      await storage.close();
+      expect(performance.now() - started).toBeLessThan(300 + 300);
+    } finally {
+      database.thaw();
       await database.kill();
     }
   });

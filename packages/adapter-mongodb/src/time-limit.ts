@@ -3,6 +3,17 @@ import { WorkplanError, type AbortSignalLike } from '@workplan/core';
 /** How long one repository call, or a readiness ping, may take when no other limit is given. */
 export const DEFAULT_TIMEOUT_MS = 2000;
 
+// Start-up work (an index build, a read of the folded-text backfill) runs before the app is
+// ready, not for a request, and over a large collection it takes longer than a request may
+// wait: held to a request's limit, a start over such a collection fails on every attempt and
+// the app is never ready.
+const LEAST_START_UP_MS = 60_000;
+
+/** How long one call of start-up work may take, where a repository call may take `timeoutMS`. */
+export function startUpLimitOf(timeoutMS: number): number {
+  return Math.max(timeoutMS, LEAST_START_UP_MS);
+}
+
 /**
  * Runs `call` with a signal that aborts `ms` after the start, or when `caller` aborts if
  * sooner, for `call` to hand to every driver call it makes. The driver gives up server
@@ -40,4 +51,9 @@ export async function withinTimeLimit<T>(
  */
 export function abortableBy<O extends object>(signal: AbortSignal, options: O): O {
   return { ...options, signal };
+}
+
+/** Runs start-up work (`call`) within its own limit (`startUpLimitOf`), as `withinTimeLimit` does a call. */
+export async function withinStartUpLimit<T>(timeoutMS: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withinTimeLimit(startUpLimitOf(timeoutMS), undefined, call);
 }

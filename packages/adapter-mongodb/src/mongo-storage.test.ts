@@ -1,0 +1,28 @@
+import { MongoClient } from 'mongodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MongoStorage } from './mongo-storage.js';
+
+describe('MongoStorage.close', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  // MongoDB (not FerretDB, which keeps no sessions) is sent the client's sessions to end as
+  // it closes, and a server that stopped answering holds that for the socket's limit, which
+  // start-up work sets at two minutes: a service stopping must not wait for it.
+  it('resolves within the time limit of a call when the driver waits on a server that does not answer', async () => {
+    const closes = vi.spyOn(MongoClient.prototype, 'close').mockReturnValue(new Promise<void>(() => {}));
+    const storage = new MongoStorage({ uri: 'mongodb://127.0.0.1:9/none', timeoutMS: 100 });
+    const started = performance.now();
+    await storage.close();
+    expect(closes).toHaveBeenCalledOnce();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+    expect(performance.now() - started).toBeLessThan(100 + 200);
+  });
+
+  it('passes on the failure of a close that fails', async () => {
+    const failure = new Error('closing failed');
+    vi.spyOn(MongoClient.prototype, 'close').mockRejectedValue(failure);
+    await expect(new MongoStorage({ uri: 'mongodb://127.0.0.1:9/none', timeoutMS: 100 }).close()).rejects.toBe(failure);
+  });
+});
