@@ -128,7 +128,7 @@ describe('MongoRecordRepository over a server that never answers', () => {
       const making = repository.ensureIndexes();
       const outcome = making.then(() => 'made', (error: unknown) => (WorkplanError.is(error) ? error.kind : 'another failure'));
       await vi.advanceTimersByTimeAsync(59_999);
-      await expect(Promise.race([outcome, 'pending'])).resolves.toBe('pending');
+      await expect(Promise.race([outcome, Promise.resolve('pending')])).resolves.toBe('pending');
       await vi.advanceTimersByTimeAsync(1);
       await expect(outcome).resolves.toBe('storageUnavailable');
     } finally {
