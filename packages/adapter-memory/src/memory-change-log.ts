@@ -111,7 +111,8 @@ export class MemoryChangeLog implements ChangeLog {
   }
 
   /** Removes the oldest changes while they were made before `before`, so numbers stay contiguous. */
-  async prune(before: Date): Promise<number> {
+  async prune(before: Date, options?: ReadOptions): Promise<number> {
+    options?.signal?.throwIfAborted();
     const limit = before.getTime();
     let count = 0;
     for (; count < this.#kept.length; count += 1) {

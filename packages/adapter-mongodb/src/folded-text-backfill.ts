@@ -3,7 +3,7 @@ import { type AnyBulkWriteOperation, type Collection, type Filter, type UUID } f
 import { guardDriverCall } from './driver-errors.js';
 import { textFields, type RecordDocument } from './record-document.js';
 import { fromBsonId } from './record-id.js';
-import { abortableBy, startUpLimitOf, withinTimeLimit } from './time-limit.js';
+import { abortableBy, backgroundLimitOf, withinTimeLimit } from './time-limit.js';
 import { type RecordState, type WriteClaims } from './write-claims.js';
 
 // Documents read per round. FerretDB reads the whole collection for every find (it sorts
@@ -37,9 +37,9 @@ export async function backfillFoldedText(
   claims: WriteClaims,
   timeoutMS: number,
 ): Promise<number> {
-  // Its reads are start-up work (FerretDB reads the whole collection for each); its writes
-  // hold claims, so they keep a repository call's limit, as every claim's holder does.
-  const readMS = startUpLimitOf(timeoutMS);
+  // Its reads are work no request waits for (FerretDB reads the whole collection for each);
+  // its writes hold claims, so they keep a repository call's limit, as every claim's holder does.
+  const readMS = backgroundLimitOf(timeoutMS);
   const read = (where: Filter<RecordDocument>) => withinTimeLimit(readMS, undefined, (signal) => unfolded(kind, collection, where, signal, readMS));
   const withinTime = <T>(call: (signal: AbortSignal) => Promise<T>) => withinTimeLimit(timeoutMS, undefined, call);
   let filled = 0;

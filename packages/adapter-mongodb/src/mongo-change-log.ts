@@ -3,7 +3,7 @@ import { type IndexDescription } from 'mongodb';
 import { toChange, type ChangeDocument } from './change-document.js';
 import { ChangeProtocol, type ChangeCollections, type ChangeProtocolOptions } from './change-protocol.js';
 import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
-import { abortableBy, withinStartUpLimit, withinTimeLimit } from './time-limit.js';
+import { abortableBy, withinBackgroundLimit, withinTimeLimit } from './time-limit.js';
 
 /** A record's changes in order, for its history. */
 const CHANGE_INDEXES: readonly IndexDescription[] = [{ key: { kind: 1, recordId: 1, _id: 1 }, name: 'record_changes' }];
@@ -13,8 +13,6 @@ const POLL_MS = 150;
 const READ_AHEAD = 20;
 // Changes looked at per round of a prune.
 const PRUNE_BATCH = 500;
-// The least time a prune may take: it runs in the background, over as much as has aged.
-const MIN_PRUNE_MS = 60_000;
 
 /** What the log is made of: the protocol's options, but for what a commit wakes, which is the log's own. */
 export type MongoChangeLogOptions = Omit<ChangeProtocolOptions, 'onCommit'>;
@@ -51,7 +49,7 @@ export class MongoChangeLog implements ChangeLog {
   /** Creates the indexes the log relies on; idempotent. */
   async ensureIndexes(): Promise<void> {
     for (const index of CHANGE_INDEXES) {
-      await withinStartUpLimit(this.#timeoutMS, (signal) =>
+      await withinBackgroundLimit(this.#timeoutMS, undefined, (signal) =>
         guardDriverCall(() => this.#collections.changes.createIndexes([index], abortableBy(signal, {}))),
       );
     }
@@ -106,8 +104,9 @@ export class MongoChangeLog implements ChangeLog {
    * marks the highest number removed first, for readers behind it and for numbering;
    * resolves how many committed changes went.
    */
-  async prune(before: Date): Promise<number> {
-    return withinTimeLimit(Math.max(this.#timeoutMS, MIN_PRUNE_MS), undefined, async (signal) => {
+  async prune(before: Date, options?: ReadOptions): Promise<number> {
+    // It runs in the background, over as much as has aged.
+    return withinBackgroundLimit(this.#timeoutMS, options?.signal, async (signal) => {
       const from = await this.protocol.prunedUpTo(signal);
       const { upTo, committed } = await this.#agedPrefix(from, before, signal);
       if (upTo === from) return 0;

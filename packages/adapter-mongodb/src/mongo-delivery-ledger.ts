@@ -1,7 +1,7 @@
 import { type DeliveryFailure, type DeliveryLedger, type DeliveryState } from '@workplan/core';
 import { type Collection, type IndexDescription } from 'mongodb';
 import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
-import { abortableBy, withinStartUpLimit, withinTimeLimit } from './time-limit.js';
+import { abortableBy, withinBackgroundLimit, withinTimeLimit } from './time-limit.js';
 
 /** One version of one subscription's state, under `subscription@version`; the highest version stands. */
 export interface DeliveryStateDocument {
@@ -56,7 +56,7 @@ export class MongoDeliveryLedger implements DeliveryLedger {
   }
 
   async ensureIndexes(): Promise<void> {
-    await withinStartUpLimit(this.#timeoutMS, (signal) =>
+    await withinBackgroundLimit(this.#timeoutMS, undefined, (signal) =>
       guardDriverCall(() => this.#collection.createIndexes(STATE_INDEXES, abortableBy(signal, {}))),
     );
   }

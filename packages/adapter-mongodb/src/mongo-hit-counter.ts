@@ -1,7 +1,7 @@
 import { WorkplanError } from '@workplan/core';
 import { type Collection } from 'mongodb';
 import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
-import { abortableBy, withinStartUpLimit, withinTimeLimit } from './time-limit.js';
+import { abortableBy, withinBackgroundLimit, withinTimeLimit } from './time-limit.js';
 
 /** One counted hit: ticket `n` of its key in its window, gone once the window has ended. */
 export interface HitDocument {
@@ -39,7 +39,7 @@ export class MongoHitCounter {
   /** Creates the TTL index that removes ended windows, or notes that this server has none; safe on every start. */
   async ensureIndexes(): Promise<void> {
     try {
-      await withinStartUpLimit(this.#timeoutMS, (signal) =>
+      await withinBackgroundLimit(this.#timeoutMS, undefined, (signal) =>
         this.#collection.createIndexes([{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }], abortableBy(signal, {})),
       );
     } catch (error) {

@@ -21,7 +21,7 @@ import { toRecord, type RecordDocument } from './record-document.js';
 import { toBsonId } from './record-id.js';
 import { ORDER_INDEXES, pageFilter, searchFilter, sortOf } from './record-query.js';
 import { RecordWrites } from './record-writes.js';
-import { abortableBy, DEFAULT_TIMEOUT_MS, withinStartUpLimit, withinTimeLimit } from './time-limit.js';
+import { abortableBy, DEFAULT_TIMEOUT_MS, withinBackgroundLimit, withinTimeLimit } from './time-limit.js';
 import { WriteClaims, type ClaimDocument } from './write-claims.js';
 
 /** The order plain lists follow. */
@@ -75,7 +75,7 @@ export class MongoRecordRepository<F extends string> implements RecordRepository
     // One index per command: FerretDB 1.24 drops the connection when one createIndexes
     // names several indexes that already exist.
     for (const index of INDEXES) {
-      await withinStartUpLimit(this.#timeoutMS, (signal) => guardDriverCall(() => this.#collection.createIndexes([index], abortableBy(signal, {}))));
+      await withinBackgroundLimit(this.#timeoutMS, undefined, (signal) => guardDriverCall(() => this.#collection.createIndexes([index], abortableBy(signal, {}))));
     }
     await backfillFoldedText(this.kind, this.#collection, this.#claims, this.#timeoutMS);
   }

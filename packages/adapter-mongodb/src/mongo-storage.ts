@@ -7,7 +7,7 @@ import { MongoDeliveryLedger, type DeliveryStateDocument } from './mongo-deliver
 import { MongoHitCounter, type HitDocument } from './mongo-hit-counter.js';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
-import { DEFAULT_TIMEOUT_MS, startUpLimitOf, withinTimeLimit } from './time-limit.js';
+import { DEFAULT_TIMEOUT_MS, backgroundLimitOf, withinTimeLimit } from './time-limit.js';
 import { leaseOf, type ClaimDocument } from './write-claims.js';
 
 export interface MongoStorageOptions {
@@ -17,9 +17,9 @@ export interface MongoStorageOptions {
   readonly dbName?: string;
   /**
    * The longest one repository call (all its round trips together) or a readiness ping may
-   * take before rejecting with `storageUnavailable`; default 2000. Each call of
-   * `ensureIndexes` (an index build, a read for records without folded text) may take this
-   * or 60 s, whichever is longer: it is start-up work, not a request's.
+   * take before rejecting with `storageUnavailable`; default 2000. Work no request waits
+   * for may take this or 60 s, whichever is longer: each call of `ensureIndexes` (an index
+   * build, a read for records without folded text) and a prune of the change log.
    */
   readonly timeoutMS?: number;
   /**
@@ -57,10 +57,11 @@ export class MongoStorage {
   constructor(options: MongoStorageOptions) {
     const timeoutMS = options.timeoutMS ?? DEFAULT_TIMEOUT_MS;
     // Each call of ours is ended by its own signal (time-limit.ts): a repository call's at
-    // timeoutMS, start-up work's at its longer limit. These bound what no signal reaches:
-    // connecting (and the driver's monitoring, which connectTimeoutMS bounds too), and the
-    // driver's own calls such as closing a cursor. The socket's limit is twice start-up
-    // work's, so it never cuts one of ours short: the driver has no socket limit per call.
+    // timeoutMS, that of work no request waits for (start-up, a prune) at its longer limit.
+    // These bound what no signal reaches: connecting and the driver's heartbeat (both by
+    // connectTimeoutMS), and the driver's own calls such as closing a cursor, which the
+    // socket's limit bounds. That is twice the longer limit, so it never cuts one of ours
+    // short: the driver has no socket limit per call.
     // Server selection gives up a little before our signal, so a server that cannot be
     // reached fails with the driver's own error, which names the cause (ECONNREFUSED, a DNS
     // failure, an authentication refusal) for the operator's log, not with our time limit.
@@ -68,7 +69,7 @@ export class MongoStorage {
       appName: 'workplan',
       serverSelectionTimeoutMS: Math.max(1, Math.floor(timeoutMS * 0.9)),
       connectTimeoutMS: timeoutMS,
-      socketTimeoutMS: 2 * startUpLimitOf(timeoutMS),
+      socketTimeoutMS: 2 * backgroundLimitOf(timeoutMS),
     });
     this.#timeoutMS = timeoutMS;
     this.#db = this.#client.db(options.dbName);
@@ -137,8 +138,8 @@ export class MongoStorage {
   /**
    * Closes the client's connections; the repositories fail after this. Resolves within
    * `timeoutMS` even when the server does not answer: the driver's close then waits on the
-   * server (ending its sessions) for as long as the socket's limit, and what it still
-   * waits on ends there, unawaited.
+   * server (ending the cursors still open) for as long as the socket's limit, and what it
+   * still waits on ends there, unawaited.
    */
   async close(): Promise<void> {
     const closing = this.#client.close();

@@ -3,15 +3,15 @@ import { WorkplanError, type AbortSignalLike } from '@workplan/core';
 /** How long one repository call, or a readiness ping, may take when no other limit is given. */
 export const DEFAULT_TIMEOUT_MS = 2000;
 
-// Start-up work (an index build, a read of the folded-text backfill) runs before the app is
-// ready, not for a request, and over a large collection it takes longer than a request may
-// wait: held to a request's limit, a start over such a collection fails on every attempt and
-// the app is never ready.
-const LEAST_START_UP_MS = 60_000;
+// Work no request waits for (start-up's index builds and reads, a prune of old changes)
+// goes over whole collections, and on a large one takes longer than a request may wait:
+// held to a request's limit, a start over such a collection fails on every attempt and the
+// app is never ready, and a prune of a large backlog never ends.
+const LEAST_BACKGROUND_MS = 60_000;
 
-/** How long one call of start-up work may take, where a repository call may take `timeoutMS`. */
-export function startUpLimitOf(timeoutMS: number): number {
-  return Math.max(timeoutMS, LEAST_START_UP_MS);
+/** How long one call of work no request waits for may take, where a repository call may take `timeoutMS`. */
+export function backgroundLimitOf(timeoutMS: number): number {
+  return Math.max(timeoutMS, LEAST_BACKGROUND_MS);
 }
 
 /**
@@ -53,7 +53,11 @@ export function abortableBy<O extends object>(signal: AbortSignal, options: O): 
   return { ...options, signal };
 }
 
-/** Runs start-up work (`call`) within its own limit (`startUpLimitOf`), as `withinTimeLimit` does a call. */
-export async function withinStartUpLimit<T>(timeoutMS: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  return withinTimeLimit(startUpLimitOf(timeoutMS), undefined, call);
+/** Runs work no request waits for (`call`) within its own limit (`backgroundLimitOf`), or until `caller` aborts, as `withinTimeLimit` does a call. */
+export async function withinBackgroundLimit<T>(
+  timeoutMS: number,
+  caller: AbortSignalLike | undefined,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  return withinTimeLimit(backgroundLimitOf(timeoutMS), caller, call);
 }

@@ -105,7 +105,9 @@ export class SqliteChangeLog implements ChangeLog {
     });
   }
 
-  async prune(before: Date): Promise<number> {
+  // One transaction of the write thread: a signal can only call it off before it starts.
+  async prune(before: Date, options?: ReadOptions): Promise<number> {
+    options?.signal?.throwIfAborted();
     try {
       const results = await this.#writer.write(pruneSteps(before));
       return results[1]?.changes ?? 0;

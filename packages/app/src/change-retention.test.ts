@@ -87,4 +87,27 @@ describe('keepChangesFor', () => {
       [30, 'changes retention: removed 0 change(s) older than 1 day(s)'],
     ]);
   });
+
+  it('calls off the prune running when stopped, and says nothing of it', async () => {
+    const inner = new MemoryChangeLog();
+    const calledOff: unknown[] = [];
+    // A database that never answers: the prune ends only when its signal aborts.
+    const frozen: ChangeLog = {
+      read: (...args) => inner.read(...args),
+      history: (...args) => inner.history(...args),
+      waitAfter: (...args) => inner.waitAfter(...args),
+      prune: (_before, options) =>
+        new Promise((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => {
+            calledOff.push(options.signal?.reason);
+            reject(WorkplanError.storageUnavailable(options.signal?.reason));
+          }, { once: true });
+        }),
+    };
+    const { log, lines } = capturedLog();
+    const running = keepChangesFor(1, frozen, { now: () => new Date(start) }, log, { everyMs: 60_000, retryMs: 20 });
+    await running.stop();
+    expect(calledOff).toEqual([new Error('the service is stopping')]);
+    expect(lines()).toEqual([]);
+  });
 });

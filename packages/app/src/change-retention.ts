@@ -8,7 +8,7 @@ export const RETENTION_SCHEDULE = { everyMs: 60 * 60 * 1000, retryMs: 60 * 1000 
 
 /** A retention running in the background. */
 export interface ChangeRetention {
-  /** Schedules no more prunes, and resolves once the one running (if any) is over. */
+  /** Schedules no more prunes, calls off the one running (if any), and resolves once it is over. */
   stop(): Promise<void>;
 }
 
@@ -27,6 +27,9 @@ export function keepChangesFor(
 ): ChangeRetention {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  // A prune may take a while over a large backlog or a slow database; a stopping service
+  // does not wait for it, since the next start's prune removes whatever it left.
+  const stopping = new AbortController();
   const again = (ms: number): void => {
     if (stopped) return;
     timer = setTimeout(() => {
@@ -37,10 +40,11 @@ export function keepChangesFor(
   const prune = async (): Promise<void> => {
     const before = new Date(clock.now().getTime() - days * DAY_MS);
     try {
-      const removed = await changes.prune(before);
+      const removed = await changes.prune(before, { signal: stopping.signal });
       log.info({ removed, before }, `changes retention: removed ${removed} change(s) older than ${days} day(s)`);
       again(schedule.everyMs);
     } catch (error) {
+      if (stopped) return;
       log.warn({ err: error }, `changes retention: the storage did not remove old changes; trying again in ${schedule.retryMs / 1000} s`);
       again(schedule.retryMs);
     }
@@ -50,6 +54,7 @@ export function keepChangesFor(
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
+      stopping.abort(new Error('the service is stopping'));
       await running;
     },
   };

@@ -84,8 +84,12 @@ export interface ChangeLog {
    * committed by another process sharing the storage.
    */
   waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void>;
-  /** Removes the changes committed before `before`; resolves how many went. */
-  prune(before: Date): Promise<number>;
+  /**
+   * Removes the changes committed before `before`; resolves how many went. `options.signal`
+   * calls it off: a prune called off part-way leaves the log as a prune to an earlier point
+   * would, and the next one removes the rest.
+   */
+  prune(before: Date, options?: ReadOptions): Promise<number>;
 }
 
 /** Tells the time; tests fix it. */

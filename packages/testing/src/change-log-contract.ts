@@ -246,6 +246,16 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
         await expect(log.history('workSchedule', record.id)).resolves.toEqual([third, deleted]);
       });
 
+      it('removes nothing when called off before it starts, rejecting with the reason', async () => {
+        await insert({ text: 'antigo', createdAt: at(1) });
+        const all = await everyChange(log);
+        const reason = new Error('the service is stopping');
+        const calledOff = new AbortController();
+        calledOff.abort(reason);
+        await expect(log.prune(at(10), { signal: calledOff.signal })).rejects.toBe(reason);
+        await expect(everyChange(log)).resolves.toEqual(all);
+      });
+
       it("starts a record's history again from its next change when a prune took all it had", async () => {
         const record = await insert({ text: 'turno A', createdAt: at(1) });
         const first = await updateRecord(repositories.workSchedules, workSchedule, record, { text: 'turno B', updatedAt: at(2) });
