@@ -6,7 +6,7 @@ export const DEFAULT_TIMEOUT_MS = 2000;
 // Work no request waits for (start-up's index builds and reads, a prune of old changes)
 // goes over whole collections, and on a large one takes longer than a request may wait:
 // held to a request's limit, a start over such a collection fails on every attempt and the
-// app is never ready, and a prune of a large backlog never ends.
+// app is never ready.
 const LEAST_BACKGROUND_MS = 60_000;
 
 /** How long one call of work no request waits for may take, where a repository call may take `timeoutMS`. */

@@ -98,9 +98,10 @@ describe('keepChangesFor', () => {
       waitAfter: (...args) => inner.waitAfter(...args),
       prune: (_before, options) =>
         new Promise((_resolve, reject) => {
-          options?.signal?.addEventListener('abort', () => {
-            calledOff.push(options.signal?.reason);
-            reject(WorkplanError.storageUnavailable(options.signal?.reason));
+          const signal = options?.signal;
+          signal?.addEventListener('abort', () => {
+            calledOff.push(signal.reason);
+            reject(signal.reason instanceof Error ? signal.reason : new Error('called off'));
           }, { once: true });
         }),
     };

@@ -86,8 +86,7 @@ export interface ChangeLog {
   waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void>;
   /**
    * Removes the changes committed before `before`; resolves how many went. `options.signal`
-   * calls it off: a prune called off part-way leaves the log as a prune to an earlier point
-   * would, and the next one removes the rest.
+   * calls it off; as after a failure, what it did not remove is left for a later prune.
    */
   prune(before: Date, options?: ReadOptions): Promise<number>;
 }
