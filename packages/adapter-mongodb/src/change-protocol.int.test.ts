@@ -5,6 +5,7 @@ import { creationOf, updateOf, uniquenessKey, workSchedule, WorkplanError, type 
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { expect, it } from 'vitest';
+import { MongoClient } from 'mongodb';
 import { type ProtocolStep } from './change-protocol.js';
 import { useTestStorages } from './test-support/test-storages.js';
 
@@ -223,6 +224,24 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     await expect(first.changes.read(3, 10)).resolves.toEqual([d]);
     await expect(first.changes.read(0, 10)).resolves.toEqual([d]);
     await expect(first.changes.prune(new Date(0))).resolves.toBe(0);
+  });
+
+  it('removes at its next prune what a prune cut short left behind its mark, though nothing more has aged', async () => {
+    const { storage, dbName } = await storages.fresh();
+    for (const text of ['a', 'b']) await storage.repositories.workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text })), text);
+    const client = await MongoClient.connect(database.uri);
+    try {
+      const changes = client.db(dbName).collection<{ _id: number }>('changes');
+      const first = await changes.findOne({ _id: 1 });
+      if (first === null) throw new Error('no change numbered 1');
+      await expect(storage.changes.prune(new Date(Date.now() + 60_000))).resolves.toBe(2);
+      // As a prune cut short after its mark (a signal, a lost connection) leaves it.
+      await changes.insertOne(first);
+      await expect(storage.changes.prune(new Date(0))).resolves.toBe(0);
+      await expect(changes.countDocuments({})).resolves.toBe(0);
+    } finally {
+      await client.close();
+    }
   });
 
   it('wakes a reader waiting on one instance within a poll of a change committed through another, and at once for its own', async () => {

@@ -109,7 +109,9 @@ export class MongoChangeLog implements ChangeLog {
     return withinBackgroundLimit(this.#timeoutMS, options?.signal, async (signal) => {
       const from = await this.protocol.prunedUpTo(signal);
       const { upTo, committed } = await this.#agedPrefix(from, before, signal);
-      if (upTo === from) return 0;
+      // Run again at the mark when nothing more aged: a prune cut short after marking (a
+      // signal, a lost connection) left changes behind it, which only removal makes go.
+      if (upTo === 0) return 0;
       const { changes, outcomes, deletions, pruned } = this.#collections;
       try {
         await pruned.insertOne({ _id: upTo, at: new Date() }, abortableBy(signal, {}));
