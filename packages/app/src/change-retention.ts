@@ -26,12 +26,11 @@ export function keepChangesFor(
   schedule: { readonly everyMs: number; readonly retryMs: number } = RETENTION_SCHEDULE,
 ): ChangeRetention {
   let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
   // A prune may take a while over a large backlog or a slow database; a stopping service
   // does not wait for it, since the next start's prune removes whatever it left.
   const stopping = new AbortController();
   const again = (ms: number): void => {
-    if (stopped) return;
+    if (stopping.signal.aborted) return;
     timer = setTimeout(() => {
       running = prune();
     }, ms);
@@ -44,7 +43,7 @@ export function keepChangesFor(
       log.info({ removed, before }, `changes retention: removed ${removed} change(s) older than ${days} day(s)`);
       again(schedule.everyMs);
     } catch (error) {
-      if (stopped) return;
+      if (stopping.signal.aborted) return;
       log.warn({ err: error }, `changes retention: the storage did not remove old changes; trying again in ${schedule.retryMs / 1000} s`);
       again(schedule.retryMs);
     }
@@ -52,7 +51,6 @@ export function keepChangesFor(
   let running = prune();
   return {
     stop: async () => {
-      stopped = true;
       clearTimeout(timer);
       stopping.abort(new Error('the service is stopping'));
       await running;
