@@ -244,6 +244,35 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     }
   });
 
+  it('keeps the rounds a prune finished when it is cut short, and removes the rest at the next prune', async () => {
+    let cutShort = true;
+    const { storage } = await storages.fresh({
+      afterStep: (step) => {
+        if (step === 'pruned' && cutShort) throw new Error('the connection is lost after a round');
+      },
+    });
+    // More than a round of a prune (500 changes).
+    const total = 600;
+    for (let made = 0; made < total; made += 20) {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          storage.repositories.workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: `r${made + i}` })), `r${made + i}`),
+        ),
+      );
+    }
+    const aged = new Date(Date.now() + 60_000);
+
+    await expect(storage.changes.prune(aged)).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable');
+    const left = await storage.changes.read(0, 1000);
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.length).toBeLessThan(total);
+    expect(left.at(-1)?.id).toBe(String(total));
+
+    cutShort = false;
+    await expect(storage.changes.prune(aged)).resolves.toBe(left.length);
+    await expect(storage.changes.read(0, 1000)).resolves.toEqual([]);
+  });
+
   it('wakes a reader waiting on one instance within a poll of a change committed through another, and at once for its own', async () => {
     const { storage: first, dbName } = await storages.fresh();
     const second = await storages.again(dbName);

@@ -30,9 +30,10 @@ export interface ChangeCollections {
  * The steps of a recorded write, in order: `numbered` (its change inserted, undecided),
  * `written` (a create's or update's record write, stamped with the change's number),
  * `stamped`, `marked`, `removed` (a delete's stamp, its deletion document, the record's
- * removal), `decided` (the outcome inserted).
+ * removal), `decided` (the outcome inserted); and `pruned`, the end of a round of a prune
+ * (its changes marked and removed).
  */
-export type ProtocolStep = 'numbered' | 'written' | 'stamped' | 'marked' | 'removed' | 'decided';
+export type ProtocolStep = 'numbered' | 'written' | 'stamped' | 'marked' | 'removed' | 'decided' | 'pruned';
 
 export interface ChangeProtocolOptions {
   readonly collections: ChangeCollections;
@@ -42,7 +43,7 @@ export interface ChangeProtocolOptions {
   readonly leaseMs: number;
   /** The longest one call may take, all its round trips together. */
   readonly timeoutMS: number;
-  /** Called after each step of a write: lets tests end the process between two steps, or (throwing) the write. */
+  /** Called after each step of a write or round of a prune: lets tests end the process between two steps, or (throwing) the write or prune. */
   readonly afterStep?: ((step: ProtocolStep) => void) | undefined;
   /** Called when a change is decided committed through this process. */
   readonly onCommit: (sequence: number) => void;
@@ -104,6 +105,15 @@ export class ChangeProtocol {
       this.#afterStep?.(name);
     } catch (error) {
       this.settleSoon(sequence);
+      throw WorkplanError.storageUnavailable(error);
+    }
+  }
+
+  /** Marks the end of a round of a prune (for tests); a hook that throws ends the prune there, as a lost connection would. */
+  pruneStep(): void {
+    try {
+      this.#afterStep?.('pruned');
+    } catch (error) {
       throw WorkplanError.storageUnavailable(error);
     }
   }

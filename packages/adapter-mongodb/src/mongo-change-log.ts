@@ -102,49 +102,70 @@ export class MongoChangeLog implements ChangeLog {
   /**
    * Removes the oldest decided changes made before `before`, a prefix in number order, and
    * marks the highest number removed first, for readers behind it and for numbering;
-   * resolves how many committed changes went.
+   * resolves how many committed changes went. It goes a round of `PRUNE_BATCH` changes at
+   * a time, each marked and removed before the next is read: a prune cut short (by its
+   * limit, its signal or a lost connection) keeps the rounds it finished, so a backlog too
+   * long for one prune still shrinks over the next ones.
    */
   async prune(before: Date, options?: ReadOptions): Promise<number> {
     // It runs in the background, over as much as has aged.
     return withinBackgroundLimit(this.#timeoutMS, options?.signal, async (signal) => {
-      const from = await this.protocol.prunedUpTo(signal);
-      const { upTo, committed } = await this.#agedPrefix(from, before, signal);
-      // Run again at the mark when nothing more aged: a prune cut short after marking (a
-      // signal, a lost connection) left changes behind it, which only removal makes go.
-      if (upTo === 0) return 0;
-      const { changes, outcomes, deletions, pruned } = this.#collections;
-      try {
-        await pruned.insertOne({ _id: upTo, at: new Date() }, abortableBy(signal, {}));
-      } catch (error) {
-        // Another prune marked the same point.
-        if (!isDuplicateKeyError(error)) throw translateDriverError(error);
+      let from = await this.protocol.prunedUpTo(signal);
+      // A prune cut short between its mark and its removal left changes behind the mark.
+      if (from > 0) await this.#removeUpTo(from, signal);
+      let removed = 0;
+      for (;;) {
+        const { upTo, committed, more } = await this.#agedRound(from, before, signal);
+        if (upTo === from) return removed;
+        await this.#mark(upTo, signal);
+        await this.#removeUpTo(upTo, signal);
+        removed += committed;
+        this.protocol.pruneStep();
+        if (!more) return removed;
+        from = upTo;
       }
-      await guardDriverCall(async () => {
-        await changes.deleteMany({ _id: { $lte: upTo } }, abortableBy(signal, {}));
-        await outcomes.deleteMany({ _id: { $lte: upTo } }, abortableBy(signal, {}));
-        await deletions.deleteMany({ change: { $lte: upTo } }, abortableBy(signal, {}));
-        await pruned.deleteMany({ _id: { $lt: upTo } }, abortableBy(signal, {}));
-      });
-      return committed;
     });
   }
 
-  /** The highest number after `from` up to which every change is decided and made before `before`, and how many of them count. */
-  async #agedPrefix(from: number, before: Date, signal: AbortSignal): Promise<{ upTo: number; committed: number }> {
+  /**
+   * Of the next `PRUNE_BATCH` changes after `from`, the highest number up to which every
+   * one is decided and made before `before`, how many of them count, and whether changes
+   * beyond the round may have aged too.
+   */
+  async #agedRound(from: number, before: Date, signal: AbortSignal): Promise<{ upTo: number; committed: number; more: boolean }> {
+    const batch = await this.#documentsAfter(from, PRUNE_BATCH, signal);
+    const outcomes = await this.#outcomesOf(batch, signal);
     let upTo = from;
     let committed = 0;
-    for (;;) {
-      const batch = await this.#documentsAfter(upTo, PRUNE_BATCH, signal);
-      const outcomes = await this.#outcomesOf(batch, signal);
-      for (const document of batch) {
-        if (document._id !== upTo + 1 || document.at.getTime() >= before.getTime()) return { upTo, committed };
-        const outcome = await this.#outcome(document, outcomes, signal);
-        if (outcome === undefined) return { upTo, committed };
-        upTo = document._id;
-        if (outcome) committed += 1;
-      }
-      if (batch.length < PRUNE_BATCH) return { upTo, committed };
+    for (const document of batch) {
+      if (document._id !== upTo + 1 || document.at.getTime() >= before.getTime()) return { upTo, committed, more: false };
+      const outcome = await this.#outcome(document, outcomes, signal);
+      if (outcome === undefined) return { upTo, committed, more: false };
+      upTo = document._id;
+      if (outcome) committed += 1;
     }
+    return { upTo, committed, more: batch.length === PRUNE_BATCH };
+  }
+
+  /** Marks `upTo` as pruned, before anything up to it is removed. */
+  async #mark(upTo: number, signal: AbortSignal): Promise<void> {
+    try {
+      await this.#collections.pruned.insertOne({ _id: upTo, at: new Date() }, abortableBy(signal, {}));
+    } catch (error) {
+      // Another prune marked the same point.
+      if (!isDuplicateKeyError(error)) throw translateDriverError(error);
+    }
+  }
+
+  /** Removes the changes numbered up to `upTo`, which is marked, and the marks below it. */
+  async #removeUpTo(upTo: number, signal: AbortSignal): Promise<void> {
+    const { changes, outcomes, deletions, pruned } = this.#collections;
+    await guardDriverCall(async () => {
+      await changes.deleteMany({ _id: { $lte: upTo } }, abortableBy(signal, {}));
+      await outcomes.deleteMany({ _id: { $lte: upTo } }, abortableBy(signal, {}));
+      await deletions.deleteMany({ change: { $lte: upTo } }, abortableBy(signal, {}));
+      await pruned.deleteMany({ _id: { $lt: upTo } }, abortableBy(signal, {}));
+    });
   }
 
   /** At most `limit` committed changes after `after`, up to the first one still undecided. */

@@ -29,8 +29,9 @@ export interface MongoStorageOptions {
    */
   readonly leaseMs?: number;
   /**
-   * Called after each step of a recorded write: only for tests that end the process between
-   * two steps, or (by throwing) end the write there as a server that stops answering would.
+   * Called after each step of a recorded write, and after each round of a prune: only for
+   * tests that end the process between two steps, or (by throwing) end the write or the
+   * prune there as a server that stops answering would.
    */
   readonly afterStep?: (step: ProtocolStep) => void;
 }
