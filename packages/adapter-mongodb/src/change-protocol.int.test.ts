@@ -226,19 +226,26 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     await expect(first.changes.prune(new Date(0))).resolves.toBe(0);
   });
 
-  it('removes at its next prune what a prune cut short left behind its mark, though nothing more has aged', async () => {
+  it('removes at its next prune what a prune cut short left behind its mark, though nothing more has aged, and shows it nowhere meanwhile', async () => {
     const { storage, dbName } = await storages.fresh();
     for (const text of ['a', 'b']) await storage.repositories.workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text })), text);
     const client = await MongoClient.connect(database.uri);
     try {
-      const changes = client.db(dbName).collection<{ _id: number }>('changes');
+      const changes = client.db(dbName).collection<{ _id: number; recordId: string }>('changes');
+      const outcomes = client.db(dbName).collection<{ _id: number }>('changes.outcomes');
       const first = await changes.findOne({ _id: 1 });
-      if (first === null) throw new Error('no change numbered 1');
+      const outcome = await outcomes.findOne({ _id: 1 });
+      if (first === null || outcome === null) throw new Error('no change numbered 1');
       await expect(storage.changes.prune(new Date(Date.now() + 60_000))).resolves.toBe(2);
       // As a prune cut short after its mark (a signal, a lost connection) leaves it.
       await changes.insertOne(first);
+      await outcomes.insertOne(outcome);
+      // Behind the mark it is gone already, for a record's history as for the feed.
+      await expect(storage.changes.history(workSchedule.name, first.recordId)).resolves.toEqual([]);
+      await expect(storage.changes.read(0, 10)).resolves.toEqual([]);
       await expect(storage.changes.prune(new Date(0))).resolves.toBe(0);
       await expect(changes.countDocuments({})).resolves.toBe(0);
+      await expect(outcomes.countDocuments({})).resolves.toBe(0);
     } finally {
       await client.close();
     }

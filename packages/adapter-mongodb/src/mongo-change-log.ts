@@ -71,7 +71,11 @@ export class MongoChangeLog implements ChangeLog {
 
   async history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]> {
     return withinTimeLimit(this.#timeoutMS, options?.signal, async (signal) => {
-      const documents = await guardDriverCall(() => this.#collections.changes.find({ kind, recordId }, { signal }).sort({ _id: 1 }).toArray());
+      const found = await guardDriverCall(() => this.#collections.changes.find({ kind, recordId }, { signal }).sort({ _id: 1 }).toArray());
+      // Read after the changes, as `read` does: a change behind the mark is gone, though a
+      // prune cut short before removing it left it in the collection.
+      const pruned = await this.protocol.prunedUpTo(signal);
+      const documents = found.filter((document) => document._id > pruned);
       const outcomes = await this.#outcomesOf(documents, signal);
       const committed: Change[] = [];
       for (const document of documents) {
