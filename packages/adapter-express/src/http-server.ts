@@ -20,24 +20,24 @@ export interface HttpServerOptions {
  * answer of a request read before it.
  */
 export function createHttpServer(app: RequestListener, options: HttpServerOptions = {}): Server {
+  // Each socket's latest request and when it began (or when the socket opened): a parser
+  // error belongs to that request while it is still being read, and to the bytes after it
+  // once it has been read to its end; the time is the duration reported for the parser's answer.
+  const latest = new WeakMap<Duplex, LatestRequest>();
   const serve: RequestListener = (req, res) => {
     // `*` or an authority (CONNECT) would slip past Express's routes to its HTML 404.
     if (req.url !== undefined && !req.url.startsWith('/') && !/^[a-z][a-z0-9+.-]*:\/\//iu.test(req.url)) {
       req.url = `/${req.url}`;
     }
-    app(req, res);
+    const before = latest.get(req.socket)?.res;
+    latest.set(req.socket, { startedAt: performance.now(), req, res });
+    if (before !== undefined && !before.writableFinished) runAfter(before, req, res, app);
+    else if (staysOpen(req.socket)) app(req, res);
   };
   // Node looks for connections over `headersTimeout` or `requestTimeout` every 30 s by
   // default, so a slow client got its 408 up to 30 s late; once a second keeps it on time.
   const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000, ...messageClassesFor(app) }, serve);
-  // Each socket's latest request and when it began (or when the socket opened): a parser
-  // error belongs to that request while it is still being read, and to the bytes after it
-  // once it has been read to its end; the time is the duration reported for the parser's answer.
-  const latest = new WeakMap<Duplex, LatestRequest>();
   server.on('connection', (socket: Socket) => latest.set(socket, { startedAt: performance.now() }));
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    latest.set(req.socket, { startedAt: performance.now(), req, res });
-  });
   const answerUnparsed = (error: ClientError, socket: Duplex) => {
     const answered = answerClientError(error, socket);
     if (answered === undefined) return;
@@ -65,6 +65,24 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
     answerOnSocket(serve, req, socket);
   });
   return server;
+}
+
+/**
+ * Carries out a request pipelined behind one still being answered once that answer is
+ * written, and only if the connection stays open: Node reads the request behind at once,
+ * and would run it, but a connection closed by the answer before it (a 413 that leaves its
+ * body unread, a 408) never carries its answer, so it must change nothing (RFC 9112 9.6).
+ * `serve` drops such a request when that answer was written before it was read.
+ */
+function runAfter(before: ServerResponse, req: IncomingMessage, res: ServerResponse, app: RequestListener): void {
+  before.once('close', () => {
+    if (before.writableFinished && staysOpen(req.socket)) app(req, res);
+  });
+}
+
+/** Whether answers may still be written on `socket`: Node ends it once an answer that closes it is written. */
+function staysOpen(socket: Duplex): boolean {
+  return !socket.writableEnded && !socket.destroyed;
 }
 
 /** A socket's latest request, unset before its first, and when it (or the socket) began. */

@@ -108,6 +108,28 @@ describe('the app as a process, under hostile conditions', () => {
     expect(await app.stop()).toBe(0);
   });
 
+  it('hostile 2b: a request pipelined behind an answer that closes the connection is not carried out; one behind a kept-alive answer is', async () => {
+    const app = run({ LOG_LEVEL: 'silent' });
+    const url = await app.listening();
+    const post = (value: string) => {
+      const body = JSON.stringify({ value });
+      return `POST /api/v1/scale HTTP/1.1\r\nHost: x\r\nKEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    const stored = async (value: string) => (await send(url, { path: '/api/v1/scales', headers: { key } })).text.includes(`"${value}"`);
+
+    // Over the body limit: answered 413 with Connection: close, its body left unread.
+    const closing = await open(url);
+    closing.socket.write(post('x'.repeat(17_000)) + post('behind a 413'));
+    expect(statusesOf(await closing.closed)).toEqual([413]);
+    expect(await stored('behind a 413')).toBe(false);
+
+    const kept = await open(url);
+    kept.socket.write(post('first of two') + post('second of two') + 'GET /api/v1/scales HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(statusesOf(await kept.closed)).toEqual([201, 201, 401]);
+    expect([await stored('first of two'), await stored('second of two')]).toEqual([true, true]);
+    expect(await app.stop()).toBe(0);
+  });
+
   it(
     'hostile 3: SIGTERM closes idle connections at once, answers requests in flight with Connection: close, and exits 0 within SHUTDOWN_TIMEOUT_MS',
     async () => {
