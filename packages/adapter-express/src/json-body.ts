@@ -22,8 +22,14 @@ function isJsonInUtf8(req: Request): boolean {
   }
   const charset = mediaType.params.get('charset');
   const json = mediaType.essence === 'application/json' || /^application\/[^/]+\+json$/u.test(mediaType.essence);
-  return json && (charset === null || charset.toLowerCase() === 'utf-8');
+  // MIME parsing keeps the first of two charsets and drops an empty one: either leaves the
+  // charset in doubt, so a charset named other than once in the header is refused too.
+  const named = declared.match(CHARSET_PARAMETER)?.length ?? 0;
+  return json && (named === 0 || (named === 1 && charset?.toLowerCase() === 'utf-8'));
 }
+
+/** Each `charset` parameter of a Content-Type header, whatever its value. */
+const CHARSET_PARAMETER = /;\s*charset=/giu;
 
 /**
  * Refuses a body whose declared length is over the limit before reading any of it

@@ -58,13 +58,16 @@ export function describeHttpEdges(service: () => ServiceUnderTest, call: Contrac
       ['no Content-Type', {}],
       ['text/plain', { 'content-type': 'text/plain' }],
       ['a latin-1 charset', { 'content-type': 'application/json; charset=iso-8859-1' }],
+      ['an empty charset', { 'content-type': 'application/json; charset=' }],
+      ['two charsets, utf-8 first', { 'content-type': 'application/json; charset=utf-8; charset=latin1' }],
+      ['two charsets, both utf-8', { 'content-type': 'application/json; charset=utf-8; Charset=UTF-8' }],
       ['gzip encoding', { 'content-type': 'application/json', 'content-encoding': 'gzip' }],
       ['a garbled media type', { 'content-type': '/;;' }],
     ])('answers %s with 415', async (_label, headers) => {
       expectProblem(await post(headers, '{"value":"x"}'), 415, 'UNSUPPORTED_MEDIA_TYPE', createMessage);
     });
 
-    it.each(['application/json; charset=UTF-8', 'application/vnd.workplan+json', 'Application/JSON'])(
+    it.each(['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/vnd.workplan+json', 'Application/JSON'])(
       'accepts the media type %s',
       async (type) => {
         dataOf(await post({ 'content-type': type }, JSON.stringify({ value: uniqueText() })), 201);
