@@ -84,9 +84,14 @@ export async function startService(config: Config): Promise<RunningService> {
       return reloaded.length;
     },
     close: async () => {
-      // Deliveries stop beside the drain: an attempt in flight may end within the same time.
-      const webhooksStopped = webhooks?.stop(config.shutdownTimeoutMs);
-      const lead = setTimeout(() => storage.stopWrites?.(), Math.max(0, config.shutdownTimeoutMs - WRITE_STOP_LEAD_MS));
+      // Deliveries stop beside the drain: an attempt in flight may end until writes are
+      // refused, and writes are refused only once the deliveries have written where they
+      // stopped. An acknowledged change left unrecorded would be sent again, and a lease not
+      // given up would keep another instance waiting for it to run out.
+      const writeStopAt = Math.max(0, config.shutdownTimeoutMs - WRITE_STOP_LEAD_MS);
+      const webhooksStopped = Promise.resolve(webhooks?.stop(writeStopAt)).catch(() => undefined);
+      const stopWrites = () => webhooksStopped.then(() => storage.stopWrites?.());
+      const lead = setTimeout(() => void stopWrites(), writeStopAt);
       const cut = await drain(config.shutdownTimeoutMs).finally(() => {
         clearTimeout(lead);
       });
@@ -94,9 +99,8 @@ export async function startService(config: Config): Promise<RunningService> {
         container.get(ids.logger).warn({ ...cut }, `shutdown: cut short after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms)`);
       }
       // Whoever sent a write not yet begun has had an answer or lost the connection: none waits for it.
-      storage.stopWrites?.();
+      await stopWrites();
       await retention?.stop();
-      await webhooksStopped;
       await storage.close();
       container.get(ids.logOutput)?.close();
     },

@@ -117,6 +117,29 @@ export function webhookProcessScenarios(storageEnv: () => Promise<Record<string,
     expect(idsOf(folha.posts).at(-1)).toBe('7');
   });
 
+  it('has the other instance take over at once from one stopped mid-delivery, the change acknowledged during the stop sent once', { timeout: 60_000 }, async () => {
+    const folha = await receiver();
+    const { env, idsOf } = await subscriptionTo(folha);
+    const a = await instance({ ...env, SHUTDOWN_TIMEOUT_MS: '4000' });
+    await createScales(a.url, ['turno 1']);
+    // A delivers change 1, so it holds the lease before B starts.
+    await folha.until((posts) => posts.length === 1);
+    const b = await instance(env);
+    // Change 2 is acknowledged a second after it arrives: after A was told to stop.
+    folha.answerWith((_, index) => (index === 1 ? { status: 204, delayMs: 1000 } : { status: 204 }));
+    await createScales(a.url, ['turno 2']);
+    await folha.until((posts) => posts.length === 2);
+    expect(await a.app.stop()).toBe(0);
+    const stopped = Date.now();
+    await createScales(b.url, ['turno 3']);
+    await folha.until((posts) => posts.length >= 3, TAKEOVER_MS);
+    // A gave up its lease: B claims within a third of one, not once it ran out.
+    expect(Date.now() - stopped).toBeLessThan(LEASE_SECONDS * 1000);
+    // Longer than a delivery takes, for a duplicate to come.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(idsOf(folha.posts)).toEqual(['1', '2', '3']);
+  });
+
   it('resumes after a kill -9 mid-delivery and a restart, to a receiver that was down meanwhile and came back', { timeout: 60_000 }, async () => {
     const first = await receiver();
     first.answerWith(() => 'hang');
