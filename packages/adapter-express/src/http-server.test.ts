@@ -20,7 +20,12 @@ describe('createHttpServer with requests pipelined on one connection', () => {
   let server: Server | undefined;
   afterEach(async () => {
     server?.closeAllConnections();
-    await new Promise((closed) => (server === undefined ? closed(undefined) : server.close(closed)));
+    await new Promise<void>((closed) => {
+      if (server === undefined) closed();
+      else server.close(() => {
+        closed();
+      });
+    });
   });
 
   /** A server whose app answers each path after `delays[path]` ms, closing the connection where `closes` says; records what it carried out. */

@@ -90,7 +90,10 @@ export async function startService(config: Config): Promise<RunningService> {
       // given up would keep another instance waiting for it to run out.
       const writeStopAt = Math.max(0, config.shutdownTimeoutMs - WRITE_STOP_LEAD_MS);
       const webhooksStopped = Promise.resolve(webhooks?.stop(writeStopAt)).catch(() => undefined);
-      const stopWrites = () => webhooksStopped.then(() => storage.stopWrites?.());
+      const stopWrites = () =>
+        webhooksStopped.then(() => {
+          storage.stopWrites?.();
+        });
       const lead = setTimeout(() => void stopWrites(), writeStopAt);
       const cut = await drain(config.shutdownTimeoutMs).finally(() => {
         clearTimeout(lead);
