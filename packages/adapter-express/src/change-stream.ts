@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { checkChangesWait } from '@workplan/core';
 import { type Request, type Response } from 'express';
 import { type ChangesJson } from './change-json.js';
 import { type ChangesParameters } from './changes-parameters.js';
@@ -24,6 +25,8 @@ export interface StreamOptions {
  */
 export async function streamChanges(req: Request, res: Response, parameters: ChangesParameters, options: StreamOptions): Promise<void> {
   const { feed, json } = options;
+  // A stream takes no `wait` of its own, but a bad one is refused as on a page.
+  checkChangesWait(parameters.wait);
   const request = { after: req.get('Last-Event-ID') ?? parameters.after, limit: parameters.limit };
   const held = holdOpen(res);
   let page = await feed.read(request, { signal: requestSignal(res) });

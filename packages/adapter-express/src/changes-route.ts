@@ -4,6 +4,7 @@ import { changesParametersOf, changesQueryStringOf, type ChangesParameters } fro
 import { postponeDeadline } from './deadline.js';
 import { sendSuccessJson } from './envelope.js';
 import { holdOpen } from './held-open.js';
+import { qualityOf } from './media-preference.js';
 import { requestSignal } from './request-context.js';
 
 /** How the feed is served: as a stream is, and where, for `Link`. */
@@ -27,9 +28,11 @@ export function changesRoute(options: ChangesRouteOptions): RequestHandler {
   };
 }
 
-/** A GET whose `Accept` prefers an event stream to JSON; HEAD and the rest are answered a page. */
+/** A GET whose `Accept` prefers an event stream to JSON; one that takes both equally, HEAD and the rest are answered a page. */
 function wantsStream(req: Request): boolean {
-  return req.method === 'GET' && req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
+  if (req.method !== 'GET') return false;
+  const accept = req.headers.accept;
+  return qualityOf(accept, 'text/event-stream') > qualityOf(accept, 'application/json');
 }
 
 async function answerPage(res: Response, parameters: ChangesParameters, options: ChangesRouteOptions): Promise<void> {

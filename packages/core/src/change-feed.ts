@@ -30,6 +30,13 @@ export interface ChangesPage {
   readonly next: string;
 }
 
+/** Refuses (`invalidQuery`) a `wait` that is not a whole number of seconds from 1 to `MAX_CHANGES_WAIT_SECONDS`. */
+export function checkChangesWait(wait: number | undefined): void {
+  if (wait !== undefined && (!Number.isSafeInteger(wait) || wait < 1 || wait > MAX_CHANGES_WAIT_SECONDS)) {
+    throw WorkplanError.invalidQuery(`wait must be a whole number of seconds from 1 to ${MAX_CHANGES_WAIT_SECONDS}`);
+  }
+}
+
 /** The changes of every kind of record, in the order they were committed: what followers read. */
 export class ChangeFeed {
   readonly #log: ChangeLog;
@@ -48,9 +55,7 @@ export class ChangeFeed {
       throw WorkplanError.invalidQuery(`limit must be a whole number from 1 to ${MAX_CHANGES_LIMIT}`);
     }
     const wait = request.wait;
-    if (wait !== undefined && (!Number.isSafeInteger(wait) || wait < 1 || wait > MAX_CHANGES_WAIT_SECONDS)) {
-      throw WorkplanError.invalidQuery(`wait must be a whole number of seconds from 1 to ${MAX_CHANGES_WAIT_SECONDS}`);
-    }
+    checkChangesWait(wait);
     const deadline = this.#clock.now().getTime() + (wait ?? 0) * 1000;
     let changes = await this.#log.read(after, limit, options);
     for (let wakeUps = 0; changes.length === 0 && wakeUps < MAX_WAKE_UPS; wakeUps += 1) {

@@ -17,6 +17,7 @@ export {
 } from './change.js';
 export {
   ChangeFeed,
+  checkChangesWait,
   DEFAULT_CHANGES_LIMIT,
   MAX_CHANGES_LIMIT,
   MAX_CHANGES_WAIT_SECONDS,

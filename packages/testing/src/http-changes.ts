@@ -121,6 +121,35 @@ export function describeChanges(service: () => ServiceUnderTest, call: ContractC
       expectProblem(await call({ path: `/api/v1/changes?${query}` }), 400, 'INVALID_QUERY', CHANGES_MESSAGE);
     });
 
+    it.each(badQueries)('refuses %s with 400 INVALID_QUERY on a stream too, before it begins', async (_label, query) => {
+      const { baseUrl, key } = service();
+      const stream = await openEventStream(baseUrl, `/api/v1/changes?${query}`, { key });
+      expect([stream.status, stream.headers['content-type']]).toEqual([400, 'application/json; charset=utf-8']);
+      expect(JSON.parse(await stream.text)).toMatchObject({ message: CHANGES_MESSAGE, error: { code: 'INVALID_QUERY' } });
+    });
+
+    it.each([
+      ['text/event-stream', 'text/event-stream'],
+      ['text/event-stream; charset=utf-8', 'text/event-stream'],
+      ['application/json;q=0.5, text/event-stream', 'text/event-stream'],
+      ['text/*, application/json;q=0.9', 'text/event-stream'],
+      ['application/json', 'application/json'],
+      ['text/event-stream, application/json', 'application/json'],
+      ['application/json, text/event-stream', 'application/json'],
+      ['text/event-stream;q=0.9, application/json;q=0.9', 'application/json'],
+      ['text/event-stream, */*', 'application/json'],
+      ['*/*', 'application/json'],
+      ['text/event-stream;q=0.5, application/json', 'application/json'],
+    ])('answers Accept: %s with %s', async (accept, type) => {
+      const { baseUrl, key } = service();
+      const answer = await openEventStream(baseUrl, '/api/v1/changes?limit=1', { key, accept });
+      try {
+        expect([answer.status, answer.headers['content-type']]).toEqual([200, `${type}; charset=utf-8`]);
+      } finally {
+        answer.close();
+      }
+    });
+
     it('refuses a Last-Event-ID that is no change id with 400 INVALID_QUERY, before any stream', async () => {
       const { baseUrl, key } = service();
       const stream = await openEventStream(baseUrl, '/api/v1/changes', { key, 'last-event-id': 'abc' });
