@@ -61,12 +61,12 @@ export const MAX_RETENTION_DAYS = 36_500;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** A configuration that cannot run; `problems` has one sentence per bad setting. */
+/** A configuration that cannot run; `problems` has one sentence per bad setting, and the message one line each. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 
   constructor(readonly problems: readonly string[]) {
-    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(problems.map((problem) => `invalid configuration: ${problem}`).join('\n'));
   }
 }
 

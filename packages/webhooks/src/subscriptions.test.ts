@@ -43,7 +43,7 @@ describe('the subscriptions file', () => {
       subscriptions: [
         { name: 'folha', url: 'ftp://folha.example/', secret: secret(), extra: 1 },
         { name: 'ponto', url: 'https://ponto.example/', secret: 'whsec_c2hvcnQ=', resources: ['scale', 'shift'] },
-        { name: 'folha', url: 'https://outra.example/', secret: secret() },
+        { name: 'Folha', url: 'https://outra.example/', secret: secret() },
       ],
     });
     expect(problems).toEqual([
@@ -51,7 +51,7 @@ describe('the subscriptions file', () => {
       `${SOURCE}: subscription 1 ("folha"): url must be an http or https URL, not "ftp://folha.example/"`,
       `${SOURCE}: subscription 2 ("ponto"): secret must be "whsec_" followed by the base64 of 24 to 64 random bytes`,
       `${SOURCE}: subscription 2 ("ponto"): unknown resource "shift": the resources are scale, costCenter`,
-      `${SOURCE}: subscription 3 ("folha"): the name is already used by subscription 1`,
+      `${SOURCE}: subscription 3 ("Folha"): the name is already used by subscription 1 (names compare regardless of case)`,
     ]);
   });
 
@@ -79,9 +79,15 @@ describe('the subscriptions file', () => {
 
   it('refuses a missing or blank name, a missing url and an empty list of resources', () => {
     expect(problemsOf({ subscriptions: [{ name: ' ', secret: secret(), resources: [] }] })).toEqual([
-      `${SOURCE}: subscription 1 (" "): name must be a text of 1 to 100 characters`,
+      `${SOURCE}: subscription 1 (" "): name must be a text of 1 to 100 characters, not blank, with no control characters`,
       `${SOURCE}: subscription 1 (" "): url must be an http or https URL, not missing`,
       `${SOURCE}: subscription 1 (" "): resources must be a list of scale, costCenter (leave it out for all)`,
+    ]);
+  });
+
+  it('names a subscription whose name breaks a line in one line, and says why the name is refused', () => {
+    expect(problemsOf({ subscriptions: [{ name: 'fo\nlha', url: 'https://folha.example/', secret: secret() }] })).toEqual([
+      `${SOURCE}: subscription 1 ("fo\\nlha"): name must be a text of 1 to 100 characters, not blank, with no control characters`,
     ]);
   });
 

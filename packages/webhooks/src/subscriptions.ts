@@ -59,14 +59,16 @@ export function parseSubscriptions(text: string, source: string, resources: read
   const places = new Map<string, number>();
   entries.forEach((entry, index) => {
     const place = `subscription ${index + 1}`;
-    const named = isObject(entry) && typeof entry.name === 'string' ? `${place} ("${entry.name}")` : place;
+    // Quoted as JSON, so a name with a line break or a quote still makes one line.
+    const named = isObject(entry) && typeof entry.name === 'string' ? `${place} (${JSON.stringify(entry.name)})` : place;
     const entryProblems: string[] = [];
     const subscription = subscriptionOf(entry, resources, (problem) => entryProblems.push(`${source}: ${named}: ${problem}`));
     problems.push(...entryProblems);
     if (subscription === undefined) return;
-    const first = places.get(subscription.name);
-    if (first !== undefined) problems.push(`${source}: ${named}: the name is already used by subscription ${first}`);
-    else places.set(subscription.name, index + 1);
+    // As keys' names: two that differ only in case would read as one in logs and metrics.
+    const first = places.get(subscription.name.toLowerCase());
+    if (first !== undefined) problems.push(`${source}: ${named}: the name is already used by subscription ${first} (names compare regardless of case)`);
+    else places.set(subscription.name.toLowerCase(), index + 1);
     if (entryProblems.length === 0) subscriptions.push(subscription);
   });
   if (problems.length > 0) throw new SubscriptionsError(problems);
@@ -102,7 +104,7 @@ function subscriptionOf(entry: unknown, known: readonly string[], refuse: (probl
 
 function nameOf(value: unknown, refuse: (problem: string) => void): string | undefined {
   if (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_NAME_LENGTH && !/\p{Cc}/u.test(value)) return value;
-  refuse(`name must be a text of 1 to ${MAX_NAME_LENGTH} characters`);
+  refuse(`name must be a text of 1 to ${MAX_NAME_LENGTH} characters, not blank, with no control characters`);
   return undefined;
 }
 
