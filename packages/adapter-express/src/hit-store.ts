@@ -56,3 +56,23 @@ export class HitCounterStore implements Store {
     return Promise.reject(new Error('a shared hit count is not reset; it ends with its window'));
   }
 }
+
+/**
+ * A HitCounter in this process, for a service whose records are in the process too: the
+ * same windows as a database's counts, each key's count dropped once its window has ended.
+ */
+export class LocalHitCounter implements HitCounter {
+  readonly #windows = new Map<number, Map<string, number>>();
+
+  hit(key: string, windowStart: number, windowMs: number): Promise<number> {
+    let window = this.#windows.get(windowStart);
+    if (window === undefined) {
+      for (const start of this.#windows.keys()) if (start + windowMs <= windowStart) this.#windows.delete(start);
+      window = new Map();
+      this.#windows.set(windowStart, window);
+    }
+    const hits = (window.get(key) ?? 0) + 1;
+    window.set(key, hits);
+    return Promise.resolve(hits);
+  }
+}

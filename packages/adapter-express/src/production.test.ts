@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { MemoryRecordRepository } from '@workplan/adapter-memory';
 import { workSchedule, type ReadOptions, type RecordRepository } from '@workplan/core';
-import { expectProblem, send, type HttpAnswer } from '@workplan/testing';
+import { clearOfMinuteEnd, expectProblem, send, type HttpAnswer } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprintOf } from './api-keys.js';
 import { type HitCounter } from './hit-store.js';
@@ -27,14 +27,18 @@ afterEach(async () => {
 });
 
 describe('rate limits', () => {
-  it('answers a key over its requests a minute with 429, Retry-After and the RateLimit headers', async () => {
+  it('answers a key over its requests a minute of the clock with 429, Retry-After to the next minute, and the RateLimit headers', async () => {
     const baseUrl = await serve({ rateLimitPerMinute: 3 });
+    await clearOfMinuteEnd(3000);
+    const toNextMinute = Math.ceil((60_000 - (Date.now() % 60_000)) / 1000);
     const statuses = [];
     for (let i = 0; i < 3; i += 1) statuses.push((await send(baseUrl, { path: '/api/v1/scales', headers: { key } })).status);
     expect(statuses).toEqual([200, 200, 200]);
     const limited = await send(baseUrl, { path: '/api/v1/scales', headers: { key } });
     expectProblem(limited, 429, 'RATE_LIMITED', 'Não foi possível retornar as escalas de trabalho.');
+    // The window is the minute of the clock, as every instance counts it, not 60 s from the first request.
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(toNextMinute);
     // Both policies speak: failed key attempts by address, and requests by key.
     expect(limited.headers.ratelimit).toMatch(/"requests"; ?r=0; ?t=\d+/u);
     expect(limited.headers['ratelimit-policy']).toMatch(/"requests"; ?q=3; ?w=60/u);

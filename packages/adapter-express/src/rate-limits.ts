@@ -1,6 +1,6 @@
 import { type Request, type RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { HitCounterStore, type HitCounter } from './hit-store.js';
+import { HitCounterStore, LocalHitCounter, type HitCounter } from './hit-store.js';
 import { HttpFailure } from './http-failure.js';
 import { contextOf } from './request-context.js';
 
@@ -16,14 +16,14 @@ export interface RateLimits {
 export const noRateLimits: RateLimits = { withoutKey: [], withKey: [] };
 
 /**
- * `perMinute` requests a minute for each key, and as many failed key attempts a minute for
- * each client address, counted by `counter` where every instance sees the counts, else in
- * this process's memory. A request with a valid key is never counted against its address,
- * so clients that fail at one address (a shared NAT, a proxy without `TRUST_PROXY`) cannot
- * lock out a valid key there.
+ * `perMinute` requests a minute (of the clock) for each key, and as many failed key attempts
+ * a minute for each client address, counted by `counter` where every instance sees the
+ * counts, else in this process's memory. A request with a valid key is never counted against
+ * its address, so clients that fail at one address (a shared NAT, a proxy without
+ * `TRUST_PROXY`) cannot lock out a valid key there.
  */
-export function rateLimitsOf(perMinute: number, counter?: HitCounter): RateLimits {
-  const storeOf = (identifier: string) => (counter === undefined ? {} : { store: new HitCounterStore(counter, `${identifier}:`) });
+export function rateLimitsOf(perMinute: number, counter: HitCounter = new LocalHitCounter()): RateLimits {
+  const storeOf = (identifier: string) => ({ store: new HitCounterStore(counter, `${identifier}:`) });
   const common = {
     windowMs: 60_000,
     limit: perMinute,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
-import { expectProblem, runApp, send, untilReady, type AppProcess } from '@workplan/testing';
+import { clearOfMinuteEnd, expectProblem, runApp, send, untilReady, type AppProcess } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 
 // Two app processes over one database, as behind a load balancer: the rate limit is the
@@ -27,11 +27,6 @@ async function startInstance(storage: Readonly<Record<string, string>>): Promise
 }
 
 /** Waits out the end of the minute if it is near: counts start over at each whole minute. */
-async function awayFromMinuteEnd(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
-}
-
 function describeSharedLimits(storageName: string, storageOf: () => Promise<Record<string, string>>): void {
   it(
     `hostile 6: ${storageName}: RATE_LIMIT_PER_MINUTE holds across two instances: ${LIMIT} requests split over both, then the next on either is 429`,
@@ -40,7 +35,7 @@ function describeSharedLimits(storageName: string, storageOf: () => Promise<Reco
       const instances = await Promise.all([startInstance(storage), startInstance(storage)]);
       const [first, second] = instances;
       try {
-        await awayFromMinuteEnd();
+        await clearOfMinuteEnd(20_000);
         const list = (instance: Instance, sent = key) => send(instance.url, { path: '/api/v1/scales', headers: { key: sent } });
         const allowed = await Promise.all(Array.from({ length: LIMIT }, (_, n) => list(n % 2 === 0 ? first : second)));
         expect(allowed.map((answer) => answer.status)).toEqual(allowed.map(() => 200));

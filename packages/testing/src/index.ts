@@ -1,4 +1,5 @@
 /** @workplan/testing: contract suites, builders, hostile-request generators and the OpenAPI oracle shared by the tests. */
+export { clearOfMinuteEnd } from './clock-minute.js';
 export { runApp, runCommand, type AppProcess, type RunOptions } from './app-process.js';
 export {
   chromiumIsRequired,
