@@ -45,7 +45,16 @@ function resourceSchemas(resource: ResourceDescription): Record<string, Json> {
       type: 'object',
       description: `Só \`${field}\` é lido; outros membros são ignorados.`,
       required: [field],
-      properties: { [field]: { ...text, description: 'Aparado e normalizado (NFC) antes das regras.' } },
+      // No maxLength here: the 200 code points are counted after trimming and NFC, so a
+      // longer text sent (spaces around it, decomposed accents) may be a valid one.
+      properties: {
+        [field]: {
+          type: 'string',
+          minLength: 1,
+          pattern: TEXT_PATTERN,
+          description: `Aparado e normalizado (NFC) antes das regras: depois disso, 1 a ${MAX_TEXT_LENGTH} caracteres (pontos de código), Unicode bem formado, sem caracteres de controle.`,
+        },
+      },
     },
     [`${name}Envelope`]: envelope(ref('schemas', name)),
     [`${name}ListEnvelope`]: envelope({ type: 'array', items: ref('schemas', name) }),

@@ -62,6 +62,25 @@ describe('the API document', () => {
     expect(JSON.parse(file)).toEqual(openApiDocument(describedResources));
   });
 
+  it('admits in each input schema the texts the service takes that are longer before trimming and NFC', async () => {
+    const document = openApiDocument(describedResources) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
+    const texts = [` ${'q'.repeat(200)} `, 'e\u0301'.repeat(150)];
+    for (const resource of describedResources) {
+      const schema = document.components.schemas[`${resource.name}Input`]?.properties[resource.field] ?? {};
+      for (const text of texts) {
+        const answer = await send(baseUrl, {
+          method: 'POST',
+          path: `/api/v1/${resource.singular}`,
+          headers: { key: 'docs-test-key-0123456', 'content-type': 'application/json' },
+          body: JSON.stringify({ [resource.field]: text }),
+        });
+        expect(answer.status).toBe(201);
+        const length = [...text].length;
+        expect(length <= Number(schema['maxLength'] ?? Infinity) && new RegExp(String(schema['pattern']), 'u').test(text)).toBe(true);
+      }
+    }
+  });
+
   it('is served at /openapi.json without a key', async () => {
     const answer = await send(baseUrl, { path: '/openapi.json' });
     expect(answer.status).toBe(200);
