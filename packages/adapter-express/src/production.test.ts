@@ -125,7 +125,8 @@ describe('CORS', () => {
     expect(corsHeaders(other)).toEqual([]);
     const preflight = { 'access-control-request-method': 'PUT', 'access-control-request-headers': 'key,content-type' };
     const otherPreflight = await send(baseUrl, { method: 'OPTIONS', path: '/api/v1/scale/x', headers: { origin: 'https://evil.example', ...preflight } });
-    expect({ status: otherPreflight.status, cors: corsHeaders(otherPreflight), vary: otherPreflight.headers.vary }).toEqual({ status: 204, cors: [], vary: expect.stringMatching(/Origin/u) });
+    expect({ status: otherPreflight.status, cors: corsHeaders(otherPreflight) }).toEqual({ status: 204, cors: [] });
+    expect(String(otherPreflight.headers.vary)).toMatch(/Origin/u);
     const noOrigin = await send(baseUrl, { method: 'OPTIONS', path: '/api/v1/scale/x' });
     expect(corsHeaders(noOrigin)).toEqual([]);
     expect(corsHeaders(await send(baseUrl, { path: '/api/v1/scales', headers: { key } }))).toEqual([]);
