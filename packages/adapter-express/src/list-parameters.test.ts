@@ -18,7 +18,8 @@ describe('listParametersOf', () => {
       count: true,
       after: 'abc_-',
     });
-    expect(listParametersOf('/scales?count=false&q=%2B%26%3D')).toEqual({ count: false, q: '+&=' });
+    expect(listParametersOf('/scales?count=true&q=%2B%26%3D')).toEqual({ count: true, q: '+&=' });
+    expect(() => listParametersOf('/scales?count=false')).toThrow(new HttpFailure('INVALID_QUERY'));
     expect(listParametersOf('/scales?q&sort=')).toEqual({ q: '', sort: '' });
   });
 
@@ -42,9 +43,9 @@ describe('listParametersOf', () => {
   });
 
   it('writes back what it reads, each value percent-encoded, in the order q, sort, count, after', () => {
-    const parameters = { after: 'abc', count: false, sort: 'value', q: 'P&D + 50% #1 ação' };
+    const parameters = { after: 'abc', count: true, sort: 'value', q: 'P&D + 50% #1 ação' } as const;
     const written = listQueryStringOf(parameters);
-    expect(written).toBe('?q=P%26D%20%2B%2050%25%20%231%20a%C3%A7%C3%A3o&sort=value&count=false&after=abc');
+    expect(written).toBe('?q=P%26D%20%2B%2050%25%20%231%20a%C3%A7%C3%A3o&sort=value&count=true&after=abc');
     expect(listParametersOf(`/scales${written}`)).toEqual(parameters);
     expect(listQueryStringOf({})).toBe('');
   });

@@ -5,7 +5,7 @@ import { queryStringOf, queryTextsOf } from './query-string.js';
 export interface ListParameters {
   readonly q?: string;
   readonly sort?: string;
-  readonly count?: boolean;
+  readonly count?: true;
   /** The opaque cursor of a next page, still encoded. */
   readonly after?: string;
 }
@@ -13,20 +13,20 @@ export interface ListParameters {
 type Name = keyof ListParameters;
 const NAMES: ReadonlySet<Name> = new Set<Name>(['q', 'sort', 'count', 'after']);
 
-/** Reads the list's parameters from the request target, strictly (see `queryTextsOf`); `count` is `true` or `false`. */
+/** Reads the list's parameters from the request target, strictly (see `queryTextsOf`); `count` is `true` or left out. */
 export function listParametersOf(target: string): ListParameters {
   const { count, ...texts } = queryTextsOf(target, NAMES);
   return count === undefined ? texts : { ...texts, count: countOf(count) };
 }
 
-function countOf(value: string): boolean {
+function countOf(value: string): true {
+  // The contract names `count=true` alone; any other value is refused, `false` too.
   if (value === 'true') return true;
-  if (value === 'false') return false;
   throw new HttpFailure('INVALID_QUERY');
 }
 
 /** The parameters of a next page, in the order they are written, percent-encoded. */
 export function listQueryStringOf(parameters: ListParameters): string {
   const { q, sort, count, after } = parameters;
-  return queryStringOf([['q', q], ['sort', sort], ['count', count === undefined ? undefined : String(count)], ['after', after]]);
+  return queryStringOf([['q', q], ['sort', sort], ['count', count === undefined ? undefined : 'true'], ['after', after]]);
 }

@@ -158,6 +158,8 @@ describe('finding records', () => {
     const counted = await client.costCenters.listPage({ q: token, count: true, limit: 1 });
     expect({ total: counted.total, shown: counted.records.length }).toEqual({ total: 4, shown: 1 });
     expect((await client.costCenters.listPage({ q: token, limit: 1 })).total).toBeUndefined();
+    // count: false asks for no count: the service refuses count=false, so it is not sent.
+    expect((await client.costCenters.listPage({ q: token, count: false, limit: 1 })).total).toBeUndefined();
     const all = await client.costCenters.listPage({ count: true });
     expect(all.total).toBeGreaterThanOrEqual(4);
   });

@@ -23,7 +23,8 @@ export function listPathOf(plural: string, page: PageRequest = {}): string {
   const { limit, skip } = page;
   if (skip !== undefined && limit === undefined) throw new TypeError('a page with skip needs a limit: the service takes skip only as /{skip}/{limit}');
   const path = limit === undefined ? `/api/v1/${plural}` : `/api/v1/${plural}/${skip ?? 0}/${limit}`;
-  const parameters: [string, string | boolean | undefined][] = [['q', page.q], ['sort', page.sort], ['count', page.count], ['after', page.after]];
+  // `count=true` or nothing: the service refuses `count=false`.
+  const parameters: [string, string | undefined][] = [['q', page.q], ['sort', page.sort], ['count', page.count === true ? 'true' : undefined], ['after', page.after]];
   const query = parameters.flatMap(([name, value]) => (value === undefined ? [] : [`${name}=${encodeURIComponent(value)}`]));
   return query.length === 0 ? path : `${path}?${query.join('&')}`;
 }

@@ -86,9 +86,7 @@ export function describeFindingRecords(service: () => ServiceUnderTest, call: Co
       expect(pages.paths).toHaveLength(2);
       for (const path of pages.paths) expect((await list(path)).answer.headers['x-total-count'], path).toBe('3');
       expect((await list(listPath(plural, { q: `${token} nada`, count: 'true' }))).answer.headers['x-total-count']).toBe('0');
-      for (const parameters of [{ q: token }, { q: token, count: 'false' }]) {
-        expect((await list(listPath(plural, parameters))).answer.headers['x-total-count']).toBeUndefined();
-      }
+      expect((await list(listPath(plural, { q: token }))).answer.headers['x-total-count']).toBeUndefined();
       const everything = (await walk(listPath(plural, {}, [service().maxPageSize]))).records.length;
       const all = await list(listPath(plural, { count: 'true' }, [1]));
       expect(all.answer.headers['x-total-count']).toBe(String(everything));

@@ -38,6 +38,7 @@ function badQueries(otherField: string): readonly (readonly [string, string])[] 
     ['sort twice, the same', 'sort=createdAt&sort=createdAt'],
     ['count twice', 'count=true&count=true'],
     ['count twice, differing', 'count=true&count=false'],
+    ['count=false', 'count=false'],
     ['after twice', 'after=xyz&after=xyz'],
     ['q as an object', 'q[a]=1'],
     ['q as an array', 'q[]=a'],
@@ -63,8 +64,8 @@ export function describeQueryRefusals(call: ContractCall): void {
       expect({ status: head.status, body: head.text }).toEqual({ status: 400, body: '' });
     });
 
-    it('takes q of 200 code points outside the BMP, count=false and every documented sort', async () => {
-      for (const query of [`q=${encodeURIComponent('😀'.repeat(200))}`, 'count=false', 'count=true']) {
+    it('takes q of 200 code points outside the BMP, count=true and every documented sort', async () => {
+      for (const query of [`q=${encodeURIComponent('😀'.repeat(200))}`, 'count=true']) {
         expect((await call({ path: `/api/v1/${plural}/2?${query}` })).status, query).toBe(200);
       }
       for (const sort of ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', field, `-${field}`]) {

@@ -43,7 +43,7 @@ export function listQueryParameters(resource: ResourceDescription): Json[] {
       in: 'query',
       required: false,
       description: `\`true\`: a resposta traz \`X-Total-Count\`, quant${agree('as', 'os')} ${resource.many} atendem a \`q\` (tod${agree('as', 'os')}, sem \`q\`).`,
-      schema: { type: 'string', enum: ['true', 'false'] },
+      schema: { type: 'string', enum: ['true'] },
       example: 'true',
     },
     {
