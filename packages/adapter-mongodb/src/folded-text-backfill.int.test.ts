@@ -1,4 +1,4 @@
-import { foldText, workSchedule } from '@workplan/core';
+import { creationOf, FOLD_VERSION, foldText, uniquenessKey, workSchedule } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { UUID } from 'mongodb';
@@ -52,5 +52,21 @@ await describeWithTestDatabase('backfilling the folded text', (database) => {
     await claims.deleteOne({ _id: claim });
     await repository().ensureIndexes();
     await expect(collection.countDocuments({ folded: { $exists: false } })).resolves.toBe(0);
+  });
+
+  it('folds again a record folded by an older FOLD_VERSION, so a search finds it as it would a new one', async () => {
+    const { collection, repository } = await collectionOfOlderVersion(1);
+    const fresh = repository();
+    await fresh.ensureIndexes();
+    const record = buildRecord(workSchedule, { text: 'Straße 12' });
+    await fresh.insert(creationOf(workSchedule, record), uniquenessKey(record.value));
+    // As the first version folded it, which had no foldedBy: lower case alone.
+    await collection.updateOne({ _id: new UUID(record.id) }, { $set: { folded: 'straße 12' }, $unset: { foldedBy: '' } });
+    const search = async () => (await repository().query({ search: 'strasse', order: { field: 'text', descending: false }, skip: 0, limit: 10, count: false })).records;
+    await expect(search()).resolves.toEqual([]);
+
+    await repository().ensureIndexes();
+    await expect(search()).resolves.toEqual([record]);
+    await expect(collection.findOne({ _id: new UUID(record.id) })).resolves.toMatchObject({ folded: 'strasse 12', foldedBy: FOLD_VERSION });
   });
 });

@@ -1,4 +1,4 @@
-import { type RecordKind } from '@workplan/core';
+import { FOLD_VERSION, type RecordKind } from '@workplan/core';
 import { type AnyBulkWriteOperation, type Collection, type Filter, type UUID } from 'mongodb';
 import { guardDriverCall } from './driver-errors.js';
 import { textFields, type RecordDocument } from './record-document.js';
@@ -14,15 +14,16 @@ const READ_SIZE = 1000;
 // one after another, on SQLite each a read of the whole collection: keep it small.
 const FILL_SIZE = 20;
 
-/** A document still without its folded text, and the state of the record it holds. */
+/** A document still without its folded text of this `FOLD_VERSION`, and the state of the record it holds. */
 interface Unfolded extends RecordState {
   readonly document: RecordDocument;
   readonly text: string;
 }
 
 /**
- * Gives the folded text to every document of `kind` written before it was kept, so that
- * searches and the text order see every record. Safe to run on every start, and by several
+ * Gives the folded text to every document of `kind` written before it was kept, or folded
+ * by an older `FOLD_VERSION` (`foldedBy`), so that searches and the text order see every
+ * record as they are folded now. Safe to run on every start, and by several
  * instances at once: it visits the documents in `_id` order, and fills one only while it
  * still holds the text and `updatedAt` read, under the claim a conditional write of that
  * state takes (write-claims.ts), since FerretDB reads a filter and writes the document in
@@ -67,7 +68,7 @@ export async function backfillFoldedText(
   return filled;
 }
 
-/** Documents matching `where` still without their folded text, in `_id` order; others' documents without a text or date are left alone. */
+/** Documents matching `where` still without their folded text of this version, in `_id` order; others' documents without a text or date are left alone. */
 async function unfolded(
   kind: RecordKind<string>,
   collection: Collection<RecordDocument>,
@@ -75,7 +76,7 @@ async function unfolded(
   signal: AbortSignal,
   maxTimeMS: number,
 ): Promise<Unfolded[]> {
-  const filter: Filter<RecordDocument> = { ...where, folded: { $exists: false }, [kind.field]: { $type: 'string' }, updatedAt: { $type: 'date' } };
+  const filter: Filter<RecordDocument> = { ...where, foldedBy: { $ne: FOLD_VERSION }, [kind.field]: { $type: 'string' }, updatedAt: { $type: 'date' } };
   const projection = { _id: 1, [kind.field]: 1, updatedAt: 1 };
   const documents = await guardDriverCall(() => collection.find(filter, { signal, projection, maxTimeMS }).sort({ _id: 1 }).limit(READ_SIZE).toArray());
   return documents.map((document) => ({ document, text: document[kind.field] as string, recordId: fromBsonId(document._id), updatedAt: document.updatedAt }));
@@ -86,7 +87,7 @@ async function fillAll(collection: Collection<RecordDocument>, kind: RecordKind<
   if (unfolded.length === 0) return 0;
   const updates = unfolded.map(({ document, text }): AnyBulkWriteOperation<RecordDocument> => ({
     updateOne: {
-      filter: { _id: document._id, updatedAt: document.updatedAt, [kind.field]: text, folded: { $exists: false } },
+      filter: { _id: document._id, updatedAt: document.updatedAt, [kind.field]: text, foldedBy: { $ne: FOLD_VERSION } },
       update: { $set: textFields(kind, text) },
     },
   }));

@@ -1,4 +1,4 @@
-import { creationOf, deletionOf, updateOf, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord } from '@workplan/core';
+import { creationOf, deletionOf, FOLD_VERSION, updateOf, uniquenessKey, workSchedule, WorkplanError, type CatalogRecord } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord, describeRecordRepositoryContract } from '@workplan/testing';
 import { MongoClient, UUID, type CommandStartedEvent } from 'mongodb';
@@ -151,6 +151,7 @@ await describeWithTestDatabase('MongoRecordRepository', (database) => {
       _id: new UUID(record.id),
       value: 'Turno  da NOITE',
       folded: 'turno da noite',
+      foldedBy: FOLD_VERSION,
       key: 'turno da noite',
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,

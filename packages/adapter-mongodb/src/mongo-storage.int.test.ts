@@ -1,4 +1,4 @@
-import { costCenter, creationOf, uniquenessKey, workSchedule } from '@workplan/core';
+import { costCenter, creationOf, FOLD_VERSION, uniquenessKey, workSchedule } from '@workplan/core';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { buildRecord } from '@workplan/testing';
 import { MongoClient } from 'mongodb';
@@ -51,6 +51,7 @@ await describeWithTestDatabase('MongoStorage', (database) => {
     await expect(db.collection('workSchedules').findOne({}, { projection: { _id: 0 } })).resolves.toEqual({
       value: '6x1',
       folded: '6x1',
+      foldedBy: FOLD_VERSION,
       key: '6x1',
       createdAt: schedule.createdAt,
       updatedAt: schedule.updatedAt,

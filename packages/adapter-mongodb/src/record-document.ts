@@ -1,4 +1,4 @@
-import { assembleRecord, foldText, type CatalogRecord, type RecordKind } from '@workplan/core';
+import { assembleRecord, FOLD_VERSION, foldText, type CatalogRecord, type RecordKind } from '@workplan/core';
 import { type UUID } from 'mongodb';
 import { fromBsonId, toBsonId } from './record-id.js';
 
@@ -6,14 +6,16 @@ import { fromBsonId, toBsonId } from './record-id.js';
  * A record as MongoDB keeps it. The text sits under the kind's own field name (`value`,
  * `title`) so the collection reads like the API; `key` is what the unique index holds;
  * `folded` is the text as searches and the text order compare it (core's `foldText`), as
- * MongoDB has no collation that folds accents and FerretDB has no collation at all.
- * Documents written before `folded` was kept lack it until the start-up backfill. `change`
- * is the number of the last change written to the record (change-protocol.ts).
+ * MongoDB has no collation that folds accents and FerretDB has no collation at all, and
+ * `foldedBy` the `FOLD_VERSION` it was folded by. Documents written before `folded` was
+ * kept, or by an older fold, are folded again by the start-up backfill. `change` is the
+ * number of the last change written to the record (change-protocol.ts).
  */
 export interface RecordDocument {
   _id: UUID;
   key: string;
   folded?: string;
+  foldedBy?: number;
   createdAt: Date;
   updatedAt: Date;
   change?: number;
@@ -21,8 +23,8 @@ export interface RecordDocument {
 }
 
 /** The fields a text is written to, always together, so `folded` never lags its text. */
-export function textFields(kind: RecordKind<string>, text: string): { [field: string]: string; folded: string } {
-  return { [kind.field]: text, folded: foldText(text) };
+export function textFields(kind: RecordKind<string>, text: string): { [field: string]: string | number; folded: string; foldedBy: number } {
+  return { [kind.field]: text, folded: foldText(text), foldedBy: FOLD_VERSION };
 }
 
 /** The document to insert for a new record and its uniqueness key. */

@@ -51,3 +51,8 @@ export function foldRecordTableSql(kind: RecordKind<string>): string {
     CREATE INDEX ${table}_by_updated_at ON ${table} (updated_at, id, folded, "text", created_at);
     CREATE INDEX ${table}_by_folded ON ${table} (folded, id, "text", created_at, updated_at);`;
 }
+
+/** The statement folding again the text of every record of a kind's table, as `foldText` folds now. */
+export function refoldRecordTableSql(kind: RecordKind<string>): string {
+  return `UPDATE ${tableNameOf(kind)} SET folded = ${FOLD_TEXT}("text")`;
+}

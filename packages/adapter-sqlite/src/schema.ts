@@ -5,7 +5,7 @@ import { addFoldFunction } from './folded-text.js';
 import { DatabaseSync } from './node-sqlite.js';
 import { SqliteOpenError } from './open-errors.js';
 import { countRecordsSql, CREATE_RECORD_COUNTS_SQL } from './record-counts.js';
-import { createRecordTableSql, foldRecordTableSql } from './record-table.js';
+import { createRecordTableSql, foldRecordTableSql, refoldRecordTableSql } from './record-table.js';
 import { CREATE_HIT_TABLE_SQL } from './sqlite-hit-counter.js';
 
 /** One step of the schema: entry N takes a file from version N to version N + 1. */
@@ -40,6 +40,12 @@ const MIGRATIONS: readonly Migration[] = [
   // Version 5: webhooks (issue 30): each subscription's cursor, lease and failure.
   (db) => {
     db.exec(CREATE_DELIVERY_TABLE_SQL);
+  },
+  // Version 6: the folded text of core's FOLD_VERSION 2 (full case folding, compatibility
+  // forms apart), folded again for every record already stored.
+  (db) => {
+    addFoldFunction(db);
+    for (const kind of [workSchedule, costCenter]) db.exec(refoldRecordTableSql(kind));
   },
 ];
 

@@ -58,13 +58,13 @@ async function openTogether(paths: readonly string[], processes: number): Promis
 }
 
 describe('SqliteStorage', () => {
-  it('creates the file, its folder and schema version 5 in WAL mode', async () => {
+  it('creates the file, its folder and schema version 6 in WAL mode', async () => {
     const path = join(files.folder(), 'a', 'b', 'workplan.db');
     const storage = files.open({ path });
     expect(storage.path).toBe(path);
     expect(storage.settings()).toMatchObject({ journalMode: 'wal', busyTimeoutMs: 2000 });
-    expect(SCHEMA_VERSION).toBe(5);
-    expect(readPragma(path, 'user_version')).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
+    expect(readPragma(path, 'user_version')).toBe(6);
   });
 
   it('keeps records across a close and a reopen, with the same id, text and dates', async () => {

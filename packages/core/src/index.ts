@@ -67,6 +67,7 @@ export {
   comparePositions,
   compareText,
   cursorOf,
+  FOLD_VERSION,
   foldText,
   orderOf,
   positionOf,

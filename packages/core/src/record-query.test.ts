@@ -29,6 +29,15 @@ describe('foldText', () => {
     ['İstanbul', 'istanbul'],
     ['Ωμέγα', 'ωμεγα'],
     ['12x36', '12x36'],
+    ['Straße', 'strasse'],
+    ['STRASSE', 'strasse'],
+    ['ΟΔΟΣ', 'οδοσ'],
+    ['οδος', 'οδοσ'],
+    ['\uFB01nance', 'finance'],
+    ['Nº 5', 'no 5'],
+    ['1ª turma', '1a turma'],
+    ['\uFF5A', 'z'],
+    ['ΐ', 'ι'],
   ])('folds %j to %j', (text, folded) => {
     expect(foldText(text)).toBe(folded);
   });

@@ -4,20 +4,26 @@ import { MAX_TEXT_LENGTH } from './text-rules.js';
 
 /**
  * Text as a search and the text order compare it: trimmed, case folded, runs of white space
- * as one space, and diacritics removed, so `manutencao` finds `Manutenção Elétrica` and
- * `Álvaro` sorts beside `alvaro`, not after `Z`. Storages keep it beside the text (a
- * database with no Portuguese collation, such as FerretDB, orders by it), so it must not
- * change for a stored text: a change here is a migration of every storage.
+ * as one space, diacritics removed and compatibility forms taken apart, so `manutencao`
+ * finds `Manutenção Elétrica`, `ss` finds `Straße`, `Álvaro` sorts beside `alvaro`, not
+ * after `Z`, and `Nº 5` beside `no 5`, as a Portuguese collation would put them. Storages
+ * keep it beside the text (a database with no Portuguese collation, such as FerretDB,
+ * orders by it), so it must not change for a stored text: a change here is a migration of
+ * every storage, and a new `FOLD_VERSION`.
  */
 export function foldText(text: string): string {
-  return text
-    .normalize('NFC')
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/\s+/gu, ' ')
-    .trim()
-    .normalize('NFC');
+  // Upper then lower case folds what lower case alone leaves (ß is ss, ﬁ is fi); a final
+  // sigma is a sigma. Upper case may bring back marks (ΐ), so they go after it too.
+  const caseFolded = withoutMarks(text).toUpperCase().toLowerCase().replace(/ς/gu, 'σ');
+  return withoutMarks(caseFolded).replace(/\s+/gu, ' ').trim().normalize('NFC');
+}
+
+/** The version of `foldText`: a storage that keeps folded texts folds again those of an older one. */
+export const FOLD_VERSION = 2;
+
+/** `text` in its compatibility decomposition (ª is a, º is o, ﬁ is fi), combining marks dropped. */
+function withoutMarks(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '');
 }
 
 /** What a list is ordered by: `text` is the kind's text field (`value`, `title`), in folded order. */

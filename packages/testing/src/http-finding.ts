@@ -23,6 +23,29 @@ export function describeFindingRecords(service: () => ServiceUnderTest, call: Co
       expect(await found(`${token} nada disso`)).toEqual([]);
     });
 
+    it('case folds q and the texts fully, and takes compatibility forms apart: ß as ss, a final sigma as sigma, ﬁ as fi, º as o', async () => {
+      const token = searchToken();
+      const street = await create(`${token} Straße`);
+      const capitals = await create(`${token} STRASSE`);
+      const greek = await create(`${token} ΟΔΟΣ`);
+      const ligature = await create(`${token} \uFB01nance`);
+      const ordinal = await create(`${token} Nº 5`);
+      const found = async (q: string) => ids((await list(listPath(plural, { q: `${token} ${q}` }))).records);
+      for (const q of ['strasse', 'STRASSE', 'straße']) expect(await found(q), q).toEqual(ids([street, capitals]));
+      for (const q of ['ΟΔΟΣ', 'οδοσ', 'οδος']) expect(await found(q), q).toEqual(ids([greek]));
+      expect(ids((await list(listPath(plural, { q: 'Σ' }))).records)).toEqual(expect.arrayContaining(ids([greek])));
+      expect(await found('finance')).toEqual(ids([ligature]));
+      expect(await found('no 5')).toEqual(ids([ordinal]));
+    });
+
+    it('sorts compatibility forms beside their letters: Nº 5 before Nova, ª beside a', async () => {
+      const token = searchToken();
+      const made = new Map<string, Json>();
+      for (const name of ['Nz', 'Nova Sede', 'Nº 5', 'b', 'ª primeira']) made.set(name, await create(`${token} ${name}`));
+      const expected = ['ª primeira', 'b', 'Nº 5', 'Nova Sede', 'Nz'].map((name) => String(made.get(name)?.id));
+      expect(ids((await list(listPath(plural, { q: token, sort: field }))).records)).toEqual(expected);
+    });
+
     it('reads q as percent-encoded UTF-8, with + as a space, whatever characters it holds', async () => {
       const token = searchToken();
       const odd = await create(`${token} P&D + 50% #1 / ação?`);

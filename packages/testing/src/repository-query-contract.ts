@@ -181,11 +181,11 @@ export function describeRecordQueryContract(adapterName: string, makeStorage: St
       });
 
       it('orders texts by code point, as UTF-8 bytes compare, not by UTF-16 code unit', async () => {
-        for (const text of ['😀', '\uFF5A', 'z']) await insert({ text });
+        for (const text of ['😀', '\uFA0E', 'z']) await insert({ text });
         const sorted = async (descending: boolean): Promise<string[]> =>
           textsOf((await repository.query(queryOf({ field: 'text', descending }))).records);
-        await expect(sorted(false)).resolves.toEqual(['alvaro', 'Álvaro', 'banco', 'Élida', 'z', 'Zeladoria', '\uFF5A', '😀']);
-        await expect(sorted(true)).resolves.toEqual(['😀', '\uFF5A', 'Zeladoria', 'z', 'Élida', 'banco', 'alvaro', 'Álvaro']);
+        await expect(sorted(false)).resolves.toEqual(['alvaro', 'Álvaro', 'banco', 'Élida', 'z', 'Zeladoria', '\uFA0E', '😀']);
+        await expect(sorted(true)).resolves.toEqual(['😀', '\uFA0E', 'Zeladoria', 'z', 'Élida', 'banco', 'alvaro', 'Álvaro']);
       });
 
       it('keeps every order through updates', async () => {
