@@ -153,6 +153,11 @@ describe('searchOf', () => {
     expect(() => searchOf('😀'.repeat(201))).toThrow(expect.objectContaining({ kind: 'invalidQuery' }));
   });
 
+  it('counts the code points once in NFC, as a record text is counted', () => {
+    expect(searchOf('e\u0301'.repeat(200))).toBe('e'.repeat(200));
+    expect(() => searchOf('e\u0301'.repeat(201))).toThrow(expect.objectContaining({ kind: 'invalidQuery' }));
+  });
+
   it.each(['\uD800', 'a\uDC00b', 'fim\uD83D'])('refuses malformed Unicode %j', (q) => {
     expect(() => searchOf(q)).toThrow(expect.objectContaining({ kind: 'invalidQuery' }));
   });

@@ -144,7 +144,8 @@ export const MAX_SEARCH_LENGTH = MAX_TEXT_LENGTH;
 export function searchOf(q: unknown): string | undefined {
   if (typeof q !== 'string') throw WorkplanError.invalidQuery('q is not a string');
   if (!q.isWellFormed()) throw WorkplanError.invalidQuery('q holds malformed Unicode');
-  const trimmed = q.trim();
+  // Counted as a record's text is: once in NFC, so é typed as e and an accent is one.
+  const trimmed = q.normalize('NFC').trim();
   if (trimmed.length === 0) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-misused-spread -- code points, as the text rules count them
   if ([...trimmed].length > MAX_SEARCH_LENGTH) throw WorkplanError.invalidQuery(`q is longer than ${MAX_SEARCH_LENGTH} characters`);
