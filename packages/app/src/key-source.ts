@@ -5,7 +5,10 @@ import { checkedKeySet, keyEntriesOf, type ConfiguredKey } from './key-entries.j
 
 /** Reads the key file: one entry per line, each named by its line number; `#` starts a comment. */
 export async function readKeyFile(path: string): Promise<ConfiguredKey[]> {
-  const text = await readFile(path, 'utf8');
+  const text = await readFile(path, 'utf8').catch((error: unknown) => {
+    // The line names the setting, as every other refusal of a key does.
+    throw new Error(`API_KEYS_FILE (${path}) cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  });
   const lines = text.split(/\r?\n/u).map((line) => line.replace(/#.*$/u, ''));
   return keyEntriesOf(lines, (index) => `API_KEYS_FILE (${path}) line ${index + 1}`);
 }

@@ -124,6 +124,11 @@ describe('the named keys of docs/operations.md', () => {
 });
 
 describe('readKeyFile', () => {
+  it('names the setting and the file when the file cannot be read', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'workplan-keys-')), 'missing.keys');
+    await expect(readKeyFile(path)).rejects.toThrow(`API_KEYS_FILE (${path}) cannot be read: ENOENT`);
+  });
+
   it('reads one entry a line, dropping comments and blanks, each named by its line', async () => {
     const path = await keyFile('alpha-key-0123456789 # the first\r\n# a comment\n\n  beta-key-0123456789ab  role=read name=Folha # read only\n');
     const entries = await readKeyFile(path);
