@@ -54,6 +54,7 @@ describe('parseKeyEntry', () => {
     ['short-key name=Folha', 'the key is shorter than 16 characters'],
     ['name=Folha role=read', 'the key is shorter than 16 characters'],
     [`${'k'.repeat(257)} role=read`, 'the key is longer than 256 bytes'],
+    ['chave-de-acesso-é-0123 role=read', 'the key holds a character other than visible ASCII (! to ~)'],
   ])('refuses %j in one line naming its place, never quoting the key', (text, why) => {
     const message = refusalOf(() => parseKeyEntry(text, place));
     expect(message).toBe(`${place}: ${why}`);

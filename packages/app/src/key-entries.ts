@@ -34,6 +34,9 @@ export function parseKeyEntry(text: string, place: string): ConfiguredKey {
   const [key = '', ...words] = text.trim().split(/\s+/u);
   if (key.length < MIN_KEY_LENGTH) throw refusal(place, `the key is shorter than ${MIN_KEY_LENGTH} characters`);
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw refusal(place, `the key is longer than ${MAX_KEY_BYTES} bytes`);
+  // A header carries bytes, and Node reads them as Latin-1: a key with any other character
+  // would never match the UTF-8 a client sends.
+  if (!/^[\x21-\x7E]+$/u.test(key)) throw refusal(place, 'the key holds a character other than visible ASCII (! to ~)');
   const given: { name?: string; role?: KeyRole } = {};
   words.forEach((word, index) => {
     // The key is word 1; counting from there tells an operator which word to look at.
