@@ -60,6 +60,10 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
   });
   // Unknown expectations are ignored, as RFC 9110 allows, rather than answered 417.
   server.on('checkExpectation', serve);
+  // 100 Continue is sent only when the body is to be read (`readJsonBody`): a request
+  // refused before (its key, its role, its media type, its size) gets its refusal alone, and
+  // the client never sends the body.
+  server.on('checkContinue', serve);
   // Node types the CONNECT socket as a Duplex; on a plain HTTP server it is the net.Socket.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     answerOnSocket(serve, req, socket);

@@ -45,9 +45,16 @@ function refuseDeclaredOversize(req: Request, res: Response, next: NextFunction)
   next();
 }
 
+/** Asks a client that waits for it to send the body, now that it is to be read (see `createHttpServer`). */
+function inviteBody(req: Request, res: Response, next: NextFunction): void {
+  if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+  next();
+}
+
 /** Reads the JSON document: size limit, then syntax; any JSON value, the core judges its shape. */
 export const readJsonBody: RequestHandler[] = [
   refuseDeclaredOversize,
+  inviteBody,
   express.json({
     limit: BODY_LIMIT_BYTES,
     strict: false,

@@ -130,6 +130,28 @@ describe('the app as a process, under hostile conditions', () => {
     expect(await app.stop()).toBe(0);
   });
 
+  it('hostile 2c: Expect: 100-continue is answered 100 only once the body is to be read; a request refused before it gets its refusal alone', async () => {
+    const app = run({ LOG_LEVEL: 'silent' });
+    const url = await app.listening();
+    const body = JSON.stringify({ value: 'sent after 100' });
+    const head = (sent: string) =>
+      `POST /api/v1/scale HTTP/1.1\r\nHost: x\r\nKEY: ${sent}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
+
+    const refused = await open(url);
+    refused.socket.write(head('wrong-key-0123456789'));
+    while (statusesOf(refused.received()).length === 0) await sleep(10);
+    expect(statusesOf(refused.received())).toEqual([401]);
+    refused.socket.destroy();
+
+    const accepted = await open(url);
+    accepted.socket.write(head(key));
+    while (statusesOf(accepted.received()).length === 0) await sleep(10);
+    expect(statusesOf(accepted.received())).toEqual([100]);
+    accepted.socket.write(body);
+    expect(statusesOf(await accepted.closed)).toEqual([100, 201]);
+    expect(await app.stop()).toBe(0);
+  });
+
   it(
     'hostile 3: SIGTERM closes idle connections at once, answers requests in flight with Connection: close, and exits 0 within SHUTDOWN_TIMEOUT_MS',
     async () => {
