@@ -32,11 +32,14 @@ export function drainable(server: Server): Drain {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  server.on('request', (_req, res: ServerResponse) => {
+  const track = (_req: unknown, res: ServerResponse): void => {
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
     if (draining) closeWithAnswer(res);
-  });
+  };
+  // Node hands a request with an `Expect` header over as one of these instead of `request`
+  // when the server listens for them (createHttpServer does).
+  for (const event of ['request', 'checkContinue', 'checkExpectation']) server.on(event, track);
   return async (timeoutMs) => {
     draining = true;
     for (const res of inFlight) closeWithAnswer(res);

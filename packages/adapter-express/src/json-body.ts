@@ -45,11 +45,18 @@ function refuseDeclaredOversize(req: Request, res: Response, next: NextFunction)
   next();
 }
 
-/** Asks a client that waits for it to send the body, now that it is to be read (see `createHttpServer`). */
+/**
+ * Asks a client that waits for it to send the body, now that it is to be read (see
+ * `createHttpServer`): an HTTP/1.1 request whose `Expect` names `100-continue`, as Node
+ * reads it (a 1xx answer is not for an HTTP/1.0 client).
+ */
 function inviteBody(req: Request, res: Response, next: NextFunction): void {
-  if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+  const http11 = req.httpVersionMajor > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1);
+  if (http11 && CONTINUE_EXPECTED.test(req.headers.expect ?? '')) res.writeContinue();
   next();
 }
+
+const CONTINUE_EXPECTED = /(?:^|\W)100-continue(?:$|\W)/iu;
 
 /** Reads the JSON document: size limit, then syntax; any JSON value, the core judges its shape. */
 export const readJsonBody: RequestHandler[] = [

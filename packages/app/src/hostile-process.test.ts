@@ -149,7 +149,26 @@ describe('the app as a process, under hostile conditions', () => {
     expect(statusesOf(accepted.received())).toEqual([100]);
     accepted.socket.write(body);
     expect(statusesOf(await accepted.closed)).toEqual([100, 201]);
-    expect(await app.stop()).toBe(0);
+
+    // No 1xx answer to an HTTP/1.0 client, which sends its body without waiting.
+    const older = await open(url);
+    // Each body below is as long as the first, the length the head declares.
+    older.socket.write(`${head(key).replace('HTTP/1.1', 'HTTP/1.0')}${body.replace('sent after 100', 'sent by 1.0 ok')}`);
+    expect(statusesOf(await older.closed)).toEqual([201]);
+
+    // One waiting for its 100 when the service stops is drained as any request is: answered with Connection: close.
+    const waiting = await open(url);
+    waiting.socket.write(head(key).replace('Connection: close\r\n', ''));
+    while (statusesOf(waiting.received()).length === 0) await sleep(10);
+    const stopping = Date.now();
+    app.child.kill('SIGTERM');
+    await sleep(200);
+    waiting.socket.write(body.replace('sent after 100', 'sent when stop'));
+    const drained = await waiting.closed;
+    expect(statusesOf(drained)).toEqual([100, 201]);
+    expect(drained).toMatch(/\r\nConnection: close\r\n/iu);
+    const [code] = await app.exited;
+    expect({ code, fast: Date.now() - stopping < 5000 }).toEqual({ code: 0, fast: true });
   });
 
   it(

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { ApiKeys, createHttpServer, drainable, keyEntryOf } from '@workplan/adapter-express';
@@ -14,6 +15,8 @@ import { configuredSubscriptions } from './webhooks-module.js';
 // Writes still waiting to begin this long before SHUTDOWN_TIMEOUT_MS are refused, so their
 // 503s are written before the drain cuts the connections left.
 const WRITE_STOP_LEAD_MS = 500;
+// How long after that the write stop waits for the webhook deliveries to record where they stopped.
+const WEBHOOK_RECORD_MS = 250;
 
 /** A started service: where it listens, its keys, and how to stop it. */
 export interface RunningService {
@@ -85,16 +88,20 @@ export async function startService(config: Config): Promise<RunningService> {
     },
     close: async () => {
       // Deliveries stop beside the drain: an attempt in flight may end until writes are
-      // refused, and writes are refused only once the deliveries have written where they
-      // stopped. An acknowledged change left unrecorded would be sent again, and a lease not
-      // given up would keep another instance waiting for it to run out.
+      // refused, and writes are refused once the deliveries have written where they stopped
+      // (an acknowledged change left unrecorded would be sent again, and a lease not given up
+      // would keep another instance waiting for it to run out). Before the drain ends, a
+      // moment later at most, so that a write not yet begun is still refused while its
+      // client waits for the answer.
       const writeStopAt = Math.max(0, config.shutdownTimeoutMs - WRITE_STOP_LEAD_MS);
       const webhooksStopped = Promise.resolve(webhooks?.stop(writeStopAt)).catch(() => undefined);
-      const stopWrites = () =>
-        webhooksStopped.then(() => {
+      const stopWrites = (atLatestMs?: number) => {
+        const latest = atLatestMs === undefined ? [] : [delay(atLatestMs, undefined, { ref: false })];
+        return Promise.race([webhooksStopped, ...latest]).then(() => {
           storage.stopWrites?.();
         });
-      const lead = setTimeout(() => void stopWrites(), writeStopAt);
+      };
+      const lead = setTimeout(() => void stopWrites(WEBHOOK_RECORD_MS), writeStopAt);
       const cut = await drain(config.shutdownTimeoutMs).finally(() => {
         clearTimeout(lead);
       });
@@ -104,6 +111,7 @@ export async function startService(config: Config): Promise<RunningService> {
       // Whoever sent a write not yet begun has had an answer or lost the connection: none waits for it.
       await stopWrites();
       await retention?.stop();
+      await webhooksStopped;
       await storage.close();
       container.get(ids.logOutput)?.close();
     },

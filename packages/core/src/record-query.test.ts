@@ -31,6 +31,7 @@ describe('foldText', () => {
     ['12x36', '12x36'],
     ['Straße', 'strasse'],
     ['STRASSE', 'strasse'],
+    ['STRAẞE', 'strasse'],
     ['ΟΔΟΣ', 'οδοσ'],
     ['οδος', 'οδοσ'],
     ['\uFB01nance', 'finance'],

@@ -12,9 +12,10 @@ import { MAX_TEXT_LENGTH } from './text-rules.js';
  * every storage, and a new `FOLD_VERSION`.
  */
 export function foldText(text: string): string {
-  // Upper then lower case folds what lower case alone leaves (ß is ss, ﬁ is fi); a final
-  // sigma is a sigma. Upper case may bring back marks (ΐ), so they go after it too.
-  const caseFolded = withoutMarks(text).toUpperCase().toLowerCase().replace(/ς/gu, 'σ');
+  // Upper then lower case folds what lower case alone leaves (ß is ss, ﬁ is fi), lower case
+  // first so that ẞ, whose upper case is itself, goes to ß and on to ss; a final sigma is a
+  // sigma. Upper case may bring back marks (ΐ), so they go after it too.
+  const caseFolded = withoutMarks(text).toLowerCase().toUpperCase().toLowerCase().replace(/ς/gu, 'σ');
   return withoutMarks(caseFolded).replace(/\s+/gu, ' ').trim().normalize('NFC');
 }
 
