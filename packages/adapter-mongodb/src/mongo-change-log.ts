@@ -114,13 +114,16 @@ export class MongoChangeLog implements ChangeLog {
   async prune(before: Date, options?: ReadOptions): Promise<number> {
     // It runs in the background, over as much as has aged.
     return withinBackgroundLimit(this.#timeoutMS, options?.signal, async (signal) => {
-      let from = await this.protocol.prunedUpTo(signal);
-      // A prune cut short between its mark and its removal left changes behind the mark.
-      if (from > 0) await this.#removeUpTo(from, signal);
+      const start = await this.protocol.prunedUpTo(signal);
       let removed = 0;
-      for (;;) {
+      for (let from = start; ; ) {
         const { upTo, committed, more } = await this.#agedRound(from, before, signal);
-        if (upTo === from) return removed;
+        if (upTo === from) {
+          // A prune cut short between its mark and its removal left changes behind the mark:
+          // a round's removal takes them with its own, and with no round they go here.
+          if (from === start && start > 0) await this.#removeUpTo(start, signal);
+          return removed;
+        }
         await this.#mark(upTo, signal);
         await this.#removeUpTo(upTo, signal);
         removed += committed;

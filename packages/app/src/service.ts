@@ -95,13 +95,12 @@ export async function startService(config: Config): Promise<RunningService> {
       // client waits for the answer.
       const writeStopAt = Math.max(0, config.shutdownTimeoutMs - WRITE_STOP_LEAD_MS);
       const webhooksStopped = Promise.resolve(webhooks?.stop(writeStopAt)).catch(() => undefined);
-      const stopWrites = (atLatestMs?: number) => {
-        const latest = atLatestMs === undefined ? [] : [delay(atLatestMs, undefined, { ref: false })];
-        return Promise.race([webhooksStopped, ...latest]).then(() => {
-          storage.stopWrites?.();
-        });
+      const stopWrites = (): void => {
+        storage.stopWrites?.();
       };
-      const lead = setTimeout(() => void stopWrites(WEBHOOK_RECORD_MS), writeStopAt);
+      const lead = setTimeout(() => {
+        void Promise.race([webhooksStopped, delay(WEBHOOK_RECORD_MS, undefined, { ref: false })]).then(stopWrites);
+      }, writeStopAt);
       const cut = await drain(config.shutdownTimeoutMs).finally(() => {
         clearTimeout(lead);
       });
@@ -109,9 +108,9 @@ export async function startService(config: Config): Promise<RunningService> {
         container.get(ids.logger).warn({ ...cut }, `shutdown: cut short after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms)`);
       }
       // Whoever sent a write not yet begun has had an answer or lost the connection: none waits for it.
-      await stopWrites();
-      await retention?.stop();
       await webhooksStopped;
+      stopWrites();
+      await retention?.stop();
       await storage.close();
       container.get(ids.logOutput)?.close();
     },

@@ -66,9 +66,10 @@ export function parseSubscriptions(text: string, source: string, resources: read
     problems.push(...entryProblems);
     if (subscription === undefined) return;
     // As keys' names: two that differ only in case would read as one in logs and metrics.
-    const first = places.get(subscription.name.toLowerCase());
+    const folded = subscription.name.toLowerCase();
+    const first = places.get(folded);
     if (first !== undefined) problems.push(`${source}: ${named}: the name is already used by subscription ${first} (names compare regardless of case)`);
-    else places.set(subscription.name.toLowerCase(), index + 1);
+    else places.set(folded, index + 1);
     if (entryProblems.length === 0) subscriptions.push(subscription);
   });
   if (problems.length > 0) throw new SubscriptionsError(problems);
