@@ -18,9 +18,8 @@ import {
 } from '@workplan/core';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { changeStepOf, sequenceOfRow } from './change-table.js';
-import { ChangeWatch } from './change-watch.js';
 import { FOLD_TEXT } from './folded-text.js';
-import { KeptPages } from './kept-pages.js';
+import { ChangeWatch, KeptPages } from './kept-pages.js';
 import { RECORD_COLUMNS, RecordReads, type QueriedRows } from './record-reads.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
