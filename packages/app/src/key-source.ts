@@ -13,10 +13,18 @@ export async function readKeyFile(path: string): Promise<ConfiguredKey[]> {
   return keyEntriesOf(lines, (index) => `API_KEYS_FILE (${path}) line ${index + 1}`);
 }
 
-/** All keys the configuration names, `API_KEYS` and the key file together, checked as one set. */
+/**
+ * All keys the configuration names, `API_KEYS` and the key file together, checked as one set.
+ * A key file that leaves the set empty is refused, as an `API_KEYS` naming no key is: at
+ * start a key made for the run would stand in for the keys meant, and on a reload every
+ * client would be locked out (the old keys are kept instead).
+ */
 export async function configuredKeys(config: Config): Promise<ConfiguredKey[]> {
-  const fromFile = config.apiKeysFile === undefined ? [] : await readKeyFile(config.apiKeysFile);
-  return checkedKeySet([...config.apiKeys, ...fromFile]);
+  const path = config.apiKeysFile;
+  const fromFile = path === undefined ? [] : await readKeyFile(path);
+  const keys = checkedKeySet([...config.apiKeys, ...fromFile]);
+  if (path !== undefined && keys.length === 0) throw new Error(`API_KEYS_FILE (${path}) names no key: give one key a line, or leave it unset`);
+  return keys;
 }
 
 /**

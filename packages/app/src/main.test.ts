@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,15 @@ describe('main', () => {
     const [code] = await app.exited;
     expect(code).toBe(1);
     expect(app.output()).toBe('invalid configuration: API_KEYS is set but names no key: give keys separated by commas, or leave it unset\n');
+  });
+
+  it('refuses an API_KEYS_FILE that names no key in one line, rather than make a key for the run', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'workplan-keys-')), 'keys');
+    writeFileSync(file, '# none yet\n');
+    const app = run({ PORT: '0', HOST: '127.0.0.1', API_KEYS_FILE: file });
+    const [code] = await app.exited;
+    expect(code).toBe(1);
+    expect(app.output()).toBe(`workplan did not start: API_KEYS_FILE (${file}) names no key: give one key a line, or leave it unset\n`);
   });
 
   it('logs one JSON line per request with the route pattern and the key\'s name, its fingerprint when unnamed, never the key', async () => {

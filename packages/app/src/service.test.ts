@@ -56,6 +56,37 @@ describe('startService', () => {
       await service.close();
     }
   });
+
+  it('refuses a key file that names no key, at start and on a reload that would leave no key', async () => {
+    const path = await keyFile('# nothing yet\n\n');
+    const noKey = `API_KEYS_FILE (${path}) names no key: give one key a line, or leave it unset`;
+    await expect(startService(parseConfig({ ...base, API_KEYS_FILE: path }))).rejects.toThrow(noKey);
+    await expect(startService(parseConfig({ ...base, NODE_ENV: 'production', API_KEYS_FILE: path }))).rejects.toThrow(noKey);
+    await writeFile(path, 'file-key-0123456789ab\n');
+    const service = await startService(parseConfig({ ...base, API_KEYS_FILE: path }));
+    const status = async (key: string) => (await send(service.url, { path: '/api/v1/scales', headers: { key } })).status;
+    try {
+      expect(service.runKey).toBeUndefined();
+      await writeFile(path, '# every key revoked\n');
+      await expect(service.reloadKeys()).rejects.toThrow(noKey);
+      expect(await status('file-key-0123456789ab')).toBe(200);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('takes a key file that names no key beside keys of API_KEYS: the file\'s keys alone were revoked', async () => {
+    const path = await keyFile('file-key-0123456789ab\n');
+    const service = await startService(parseConfig({ ...base, API_KEYS: 'env-key-0123456789abc', API_KEYS_FILE: path }));
+    const status = async (key: string) => (await send(service.url, { path: '/api/v1/scales', headers: { key } })).status;
+    try {
+      await writeFile(path, '');
+      await service.reloadKeys();
+      expect([await status('env-key-0123456789abc'), await status('file-key-0123456789ab')]).toEqual([200, 401]);
+    } finally {
+      await service.close();
+    }
+  });
 });
 
 describe('startService with named keys and roles', () => {
