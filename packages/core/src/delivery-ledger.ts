@@ -56,7 +56,7 @@ export interface DeliveryLedger {
   advance(subscription: string, holder: string, cursor: number): Promise<boolean>;
   /** Records the failure of the change after the cursor; `false`, writing nothing, when `holder` no longer holds the lease. */
   fail(subscription: string, holder: string, failure: DeliveryFailure): Promise<boolean>;
-  /** Gives the lease up, if `holder` holds it, so another instance may take over at once. */
+  /** Gives the lease up, if `holder` holds it, so another instance may take over without waiting for it to run out. */
   release(subscription: string, holder: string): Promise<void>;
   /** The state of `subscription`; `undefined` before its first claim. */
   state(subscription: string): Promise<DeliveryState | undefined>;

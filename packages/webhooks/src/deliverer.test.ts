@@ -310,6 +310,33 @@ describe('the webhook deliverer', () => {
     expect((await started.status())[0]?.url).toBe(receiver.url.replace('http://', 'http://folha:***@'));
   });
 
+  it('keeps a subscription’s place when only the case of its name changes, on a reload or between instances', async () => {
+    const started = await deliverer([subscription({ name: 'Folha' })]);
+    await schedules(2);
+    await receiver.until((posts) => posts.length === 2);
+    await started.deliverTo([subscription({ name: 'FOLHA' })]);
+    await schedules(1);
+    await receiver.until((posts) => posts.length === 3);
+    await deliverer([subscription({ name: 'folha' })], 'instance-b');
+    await schedules(1);
+    await receiver.until((posts) => posts.length === 4);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(idsOf(receiver.posts)).toEqual(sequence(1, 4));
+  });
+
+  it('goes on from the place a ledger kept under the name as written, before names were folded there', async () => {
+    await schedules(3);
+    // As a build that keyed the ledger by the name as written left it: 'Folha' delivered up to 2.
+    const now = new Date();
+    await ledger.claim('Folha', 'old-build', now, new Date(now.getTime() + 1));
+    await ledger.advance('Folha', 'old-build', 2);
+    await deliverer([subscription({ name: 'Folha' })]);
+    await schedules(1);
+    await receiver.until((posts) => posts.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(idsOf(receiver.posts)).toEqual(['3', '4']);
+  });
+
   it('stops delivering a subscription no longer given, and starts one newly given', async () => {
     const other = await startReceiver();
     closing.push(() => other.close());

@@ -2,7 +2,7 @@ import { systemClock } from '@workplan/core';
 import { DEFAULT_TIMINGS, type DelivererOptions } from './delivery-settings.js';
 import { statusOf, type SubscriptionStatus } from './delivery-status.js';
 import { SubscriptionDelivery, type DeliveryContext } from './subscription-delivery.js';
-import { type Subscription } from './subscriptions.js';
+import { ledgerNameOf, type Subscription } from './subscriptions.js';
 
 /**
  * Delivers the change log to every subscription, each on its own (a slow receiver holds up
@@ -46,7 +46,7 @@ export class WebhookDeliverer {
   }
 
   async #change(subscriptions: readonly Subscription[], graceMs: number): Promise<void> {
-    const wanted = new Map(subscriptions.map((subscription) => [subscription.name, subscription]));
+    const wanted = new Map(subscriptions.map((subscription) => [ledgerNameOf(subscription.name), subscription]));
     const stopping: Promise<void>[] = [];
     for (const [name, delivery] of this.#deliveries) {
       const next = wanted.get(name);
@@ -56,8 +56,8 @@ export class WebhookDeliverer {
     }
     await Promise.all(stopping);
     for (const subscription of subscriptions) {
-      const running = this.#deliveries.get(subscription.name);
-      if (running === undefined) this.#deliveries.set(subscription.name, new SubscriptionDelivery(subscription, this.#context));
+      const running = this.#deliveries.get(ledgerNameOf(subscription.name));
+      if (running === undefined) this.#deliveries.set(ledgerNameOf(subscription.name), new SubscriptionDelivery(subscription, this.#context));
       else running.resume();
     }
     this.#subscriptions = subscriptions;
@@ -77,5 +77,5 @@ export class WebhookDeliverer {
 }
 
 function sameSubscription(a: Subscription, b: Subscription): boolean {
-  return a.url === b.url && a.secret === b.secret && a.resources.join() === b.resources.join();
+  return a.name === b.name && a.url === b.url && a.secret === b.secret && a.resources.join() === b.resources.join();
 }

@@ -1,6 +1,6 @@
 import { changeIdOf, sequenceOf, type ChangeLog, type DeliveryLedger } from '@workplan/core';
 import { latestSequence, oldestAfter } from './feed-edges.js';
-import { type Subscription } from './subscriptions.js';
+import { ledgerNameOf, shownUrl, type Subscription } from './subscriptions.js';
 
 /** Where a subscription stands, as the operator sees it (never its secret). */
 export interface SubscriptionStatus {
@@ -21,17 +21,9 @@ export interface SubscriptionStatus {
   readonly failing: boolean;
 }
 
-/** The URL as the operator may see it anywhere: a password in it is a secret too. */
-function shownUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password === '') return url;
-  parsed.password = '***';
-  return parsed.href;
-}
-
 /** The status of `subscription` from the ledger and the change log, at `now`. */
 export async function statusOf(subscription: Subscription, ledger: DeliveryLedger, log: ChangeLog, now: Date): Promise<SubscriptionStatus> {
-  const state = await ledger.state(subscription.name);
+  const state = await ledger.state(ledgerNameOf(subscription.name));
   const cursor = state?.cursor ?? 0;
   const oldest = await oldestAfter(log, cursor);
   const first = oldest === undefined ? undefined : sequenceOf(oldest.id);

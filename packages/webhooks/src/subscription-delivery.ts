@@ -7,7 +7,7 @@ import { connectionFor, postChange } from './post-change.js';
 import { type ChangeWording } from './resources.js';
 import { nextFailure } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
-import { type Subscription } from './subscriptions.js';
+import { ledgerNameOf, type Subscription } from './subscriptions.js';
 
 /** What every subscription's delivery shares. */
 export interface DeliveryContext {
@@ -29,6 +29,8 @@ export interface DeliveryContext {
  */
 export class SubscriptionDelivery {
   readonly subscription: Subscription;
+  /** What the ledger keeps it under. */
+  readonly #ledgerName: string;
   readonly #context: DeliveryContext;
   /** The one connection its POSTs take turns on. */
   readonly #connection: Agent;
@@ -44,6 +46,7 @@ export class SubscriptionDelivery {
 
   constructor(subscription: Subscription, context: DeliveryContext) {
     this.subscription = subscription;
+    this.#ledgerName = ledgerNameOf(subscription.name);
     this.#context = context;
     this.#connection = connectionFor(subscription.url);
     this.#resumedAt = context.clock.now();
@@ -79,9 +82,14 @@ export class SubscriptionDelivery {
   async #run(): Promise<void> {
     const { ledger, holder } = this.#context;
     const name = this.subscription.name;
+    let adopted = false;
     while (!this.#stopped) {
       try {
-        const state = await this.#claim();
+        let state = await this.#claim();
+        if (state !== undefined && !adopted) {
+          state = await this.#adoptPlaceAsWritten(state);
+          adopted = state !== undefined;
+        }
         if (state === undefined) await this.#pause(this.#renewEveryMs);
         else await this.#deliverWhileHeld(state);
       } catch (error) {
@@ -89,15 +97,29 @@ export class SubscriptionDelivery {
         await this.#pause(this.#renewEveryMs);
       }
     }
-    await ledger.release(name, holder).catch((error: unknown) => {
+    await ledger.release(this.#ledgerName, holder).catch((error: unknown) => {
       // The lease then runs out by itself, and another instance takes over a little later.
       this.#context.emit({ type: 'unavailable', subscription: name, error });
     });
   }
 
+  /**
+   * Goes on from the place a build that kept the ledger under the name as written left
+   * there, when it is further on: without it, every subscription named with a capital
+   * would start again from the oldest change. Resolves the state after it.
+   */
+  async #adoptPlaceAsWritten(claimed: DeliveryState): Promise<DeliveryState | undefined> {
+    const { name } = this.subscription;
+    if (name === this.#ledgerName) return claimed;
+    const { ledger, holder } = this.#context;
+    const cursor = (await ledger.state(name))?.cursor ?? 0;
+    if (cursor <= claimed.cursor) return claimed;
+    return (await ledger.advance(this.#ledgerName, holder, cursor)) ? this.#claim() : undefined;
+  }
+
   #claim(): Promise<DeliveryState | undefined> {
     const now = this.#context.clock.now();
-    return this.#context.ledger.claim(this.subscription.name, this.#context.holder, now, new Date(now.getTime() + this.#context.timings.leaseMs));
+    return this.#context.ledger.claim(this.#ledgerName, this.#context.holder, now, new Date(now.getTime() + this.#context.timings.leaseMs));
   }
 
   /** Delivers until the lease is lost or the delivery stops, renewing the lease as it goes. */
@@ -157,7 +179,7 @@ export class SubscriptionDelivery {
         const moved = await this.#advance(current, passedOver);
         if (moved === undefined) return undefined;
         const failure = nextFailure(moved.failure, attempt.cause, this.#context.clock.now(), timings);
-        if (!(await this.#context.ledger.fail(this.subscription.name, this.#context.holder, failure))) return undefined;
+        if (!(await this.#context.ledger.fail(this.#ledgerName, this.#context.holder, failure))) return undefined;
         this.#context.emit({
           type: 'failed',
           subscription: this.subscription.name,
@@ -180,7 +202,7 @@ export class SubscriptionDelivery {
   /** Moves the cursor to `cursor` if that is forward; `undefined` once the lease is lost. */
   async #advance(state: DeliveryState, cursor: number): Promise<DeliveryState | undefined> {
     if (cursor <= state.cursor) return state;
-    const held = await this.#context.ledger.advance(this.subscription.name, this.#context.holder, cursor);
+    const held = await this.#context.ledger.advance(this.#ledgerName, this.#context.holder, cursor);
     return held ? { ...state, cursor, failure: null } : undefined;
   }
 

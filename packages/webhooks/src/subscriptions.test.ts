@@ -68,6 +68,23 @@ describe('the subscriptions file', () => {
     expect(problem).not.toContain(String(bad));
   });
 
+  it('shows no part of a secret where the file is not JSON, nor a password in a URL it refuses', () => {
+    const key = secret().slice('whsec_'.length);
+    for (const text of [
+      `{"subscriptions":[{"name":"a","url":"http://127.0.0.1:1/","secret":whsec_${key}}]}`,
+      `{"subscriptions":[{"name":"a","url":"http://127.0.0.1:1/","secret":'whsec_${key}'}]}`,
+      `whsec_${key}`,
+    ]) {
+      const [problem] = problemsOf(null, text);
+      expect(problem).toMatch(/^WEBHOOKS_FILE \(hooks\.json\) is not JSON: /u);
+      expect(problem).not.toContain(key.slice(0, 3));
+    }
+    expect(problemsOf(null, '{"subscriptions": [1,]}')).toEqual([`${SOURCE} is not JSON: Unexpected token ']'`]);
+    expect(problemsOf({ subscriptions: [{ name: 'a', url: 'ftp://folha:p4ssw0rd@x/', secret: secret() }] })).toEqual([
+      `${SOURCE}: subscription 1 ("a"): url must be an http or https URL, not "ftp://folha:***@x/"`,
+    ]);
+  });
+
   it('refuses what is not a subscriptions document', () => {
     expect(problemsOf(null, '{"subscriptions": [')).toEqual([expect.stringMatching(/^WEBHOOKS_FILE \(hooks\.json\) is not JSON: /u)]);
     expect(problemsOf([])).toEqual([`${SOURCE}: must be an object { "subscriptions": [...] }`]);

@@ -1,9 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { SECRET_PREFIX } from './signature.js';
 
+/**
+ * The name a subscription is kept under in the ledger, and compared by for uniqueness: names
+ * that differ only in case are one name, in the file, in logs and metrics, and in the ledger,
+ * so a change of case alone keeps the subscription's place.
+ */
+export function ledgerNameOf(name: string): string {
+  return name.toLowerCase();
+}
+
 /** Where the changes go: one entry of the subscriptions file. */
 export interface Subscription {
-  /** Unique in the file; names the subscription in the ledger, logs and metrics. */
+  /** Unique in the file, in any case (`ledgerNameOf`); names the subscription in logs and metrics. */
   readonly name: string;
   readonly url: string;
   /** `whsec_` and the base64 of the signing key; never shown. */
@@ -51,7 +60,7 @@ export function parseSubscriptions(text: string, source: string, resources: read
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new SubscriptionsError([`${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`]);
+    throw new SubscriptionsError([`${source} is not JSON: ${withoutExcerpt(error instanceof Error ? error.message : String(error))}`]);
   }
   const problems: string[] = [];
   const entries = entriesOf(document, (problem) => problems.push(`${source}: ${problem}`));
@@ -65,8 +74,7 @@ export function parseSubscriptions(text: string, source: string, resources: read
     const subscription = subscriptionOf(entry, resources, (problem) => entryProblems.push(`${source}: ${named}: ${problem}`));
     problems.push(...entryProblems);
     if (subscription === undefined) return;
-    // As keys' names: two that differ only in case would read as one in logs and metrics.
-    const folded = subscription.name.toLowerCase();
+    const folded = ledgerNameOf(subscription.name);
     const first = places.get(folded);
     if (first !== undefined) problems.push(`${source}: ${named}: the name is already used by subscription ${first} (names compare regardless of case)`);
     else places.set(folded, index + 1);
@@ -74,6 +82,14 @@ export function parseSubscriptions(text: string, source: string, resources: read
   });
   if (problems.length > 0) throw new SubscriptionsError(problems);
   return subscriptions;
+}
+
+/**
+ * V8's JSON error without the excerpt of the text it may quote: where the mistake is next to
+ * a secret (one left unquoted, say), the excerpt would show part of it.
+ */
+function withoutExcerpt(message: string): string {
+  return message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/su, '');
 }
 
 function entriesOf(document: unknown, refuse: (problem: string) => void): unknown[] {
@@ -112,8 +128,17 @@ function nameOf(value: unknown, refuse: (problem: string) => void): string | und
 function urlOf(value: unknown, refuse: (problem: string) => void): string {
   const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
   if (url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:')) return url.href;
-  refuse(`url must be an http or https URL, not ${value === undefined ? 'missing' : JSON.stringify(value)}`);
+  refuse(`url must be an http or https URL, not ${value === undefined ? 'missing' : JSON.stringify(typeof value === 'string' ? shownUrl(value) : value)}`);
   return '';
+}
+
+/** A URL as the operator may see it anywhere, the file's refusals too: a password in it is a secret too. */
+export function shownUrl(url: string): string {
+  if (!URL.canParse(url)) return url.replace(/:[^/@]*@/u, ':***@');
+  const parsed = new URL(url);
+  if (parsed.password === '') return url;
+  parsed.password = '***';
+  return parsed.href;
 }
 
 /** The secret as the specification writes it: `whsec_` and the canonical base64 of 24 to 64 bytes. */
