@@ -130,7 +130,7 @@ describe('FileFaults', () => {
     file.noteFailure(Object.assign(new Error('database disk image is malformed'), { errcode: 11 }));
     expect(reports.at(-1)?.level).toBe('error');
     advance(FAULT_REPORT_INTERVAL_MS);
-    file.noteFailure(fileMovedError());
+    file.noteFailure(fileMovedError({ of: 'file', what: 'deleted or replaced while in use' }));
     expect(file.isMoved).toBe(true);
     expect(reports.at(-1)?.level).toBe('error');
   });
@@ -143,7 +143,7 @@ describe('FileFaults', () => {
     const repository = file.watchReads(new SqliteRecordRepository(db, workSchedule, { writer }));
     const record = buildRecord(workSchedule, { text: 'kept' });
     await repository.insert(creationOf(workSchedule, record), 'kept');
-    file.noteFailure(fileMovedError());
+    file.noteFailure(fileMovedError({ of: 'file', what: 'deleted or replaced while in use' }));
     const unavailable = (error: unknown): boolean => WorkplanError.is(error) && error.kind === 'storageUnavailable';
     await expect(repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: 'refused' })), 'refused')).rejects.toSatisfy(unavailable);
     await expect(repository.findById(record.id)).rejects.toSatisfy(unavailable);

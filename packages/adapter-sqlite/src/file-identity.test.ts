@@ -1,6 +1,7 @@
 import { creationOf, uniquenessKey, workSchedule, WorkplanError } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { type StorageReport } from './file-faults.js';
 import { FileIdentity } from './file-identity.js';
@@ -24,18 +25,18 @@ describe('FileIdentity', () => {
     const path = files.databasePath();
     files.open({ path });
     const file = new FileIdentity(path);
-    expect(file.isUnchanged()).toBe(true);
-    await expect(file.isUnchangedAsync()).resolves.toBe(true);
+    expect(file.change()).toBeUndefined();
+    await expect(file.changeAsync()).resolves.toBeUndefined();
 
     renameSync(path, `${path}.away`);
-    expect(file.isUnchanged()).toBe(false);
+    expect(file.change()?.of).toBe('file');
     copyFileSync(`${path}.away`, path);
     // The same bytes at the same path, but another file: writes to the opened one would not reach it.
-    expect(file.isUnchanged()).toBe(false);
-    await expect(file.isUnchangedAsync()).resolves.toBe(false);
+    expect(file.change()?.of).toBe('file');
+    await expect(file.changeAsync()).resolves.toMatchObject({ of: 'file' });
     rmSync(path);
     renameSync(`${path}.away`, path);
-    expect(file.isUnchanged()).toBe(true);
+    expect(file.change()).toBeUndefined();
   });
 });
 
@@ -61,6 +62,42 @@ describe('a storage whose file leaves its path', () => {
     await until(() => storage.isReady());
     await expect(storage.repositories.workSchedules.findById(record.id)).resolves.toMatchObject({ value: '12x36' });
     await storage.repositories.workSchedules.insert(creationOf(workSchedule, other), uniquenessKey('6x1'));
+  });
+
+  it('refuses every call once the files beside it (-wal, -shm) are deleted, and keeps in the file itself every write it acknowledged', async () => {
+    const path = files.databasePath();
+    const reports: StorageReport[] = [];
+    const storage = files.open({ path, report: (report) => reports.push(report) });
+    const { workSchedules } = storage.repositories;
+    const insert = (text: string) => workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text })), uniquenessKey(text));
+    const acknowledged: string[] = [];
+    for (const text of ['12x36', '6x1', '5x2']) {
+      await insert(text);
+      acknowledged.push(text);
+    }
+    for (const suffix of ['-wal', '-shm']) rmSync(`${path}${suffix}`);
+    // Whatever a write is answered before the deletion is noticed, it must be in the file.
+    for (const text of ['4x3', '3x3']) {
+      const failure = await insert(text).then(() => undefined, (error: unknown) => error);
+      if (failure === undefined) acknowledged.push(text);
+      else expect(failure).toSatisfy(unavailable);
+    }
+    await until(async () => !(await storage.isReady()));
+    await expect(insert('2x2')).rejects.toSatisfy(unavailable);
+    await expect(workSchedules.list({ skip: 0, limit: 10 })).rejects.toSatisfy(unavailable);
+    expect(reports[0]).toMatchObject({ level: 'error', message: expect.stringContaining(`${path} cannot serve`) as unknown });
+    expect(reports[0]?.message).toContain('-wal');
+
+    // What a process killed now leaves at the path: the file alone, as a copy shows it.
+    const copy = `${path}.alone`;
+    copyFileSync(path, copy);
+    const alone = new DatabaseSync(copy, { readOnly: true });
+    try {
+      const rows = alone.prepare('SELECT "text" FROM work_schedules').all().map((row) => row['text']);
+      expect([...rows].sort()).toEqual([...acknowledged].sort());
+    } finally {
+      alone.close();
+    }
   });
 
   it('says whether opening made the file', () => {

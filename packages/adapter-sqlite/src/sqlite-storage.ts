@@ -6,7 +6,7 @@ import { DatabaseSync } from './node-sqlite.js';
 import { copyDatabase, copyFile } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { FileFaults, type StorageReport } from './file-faults.js';
-import { fileMovedError, FileIdentity } from './file-identity.js';
+import { fileMovedError, FileIdentity, saveWalIntoFile } from './file-identity.js';
 import { makeFolder } from './make-folder.js';
 import { admitFile, refuseReadOnly } from './file-admission.js';
 import { explainOpenFailure } from './open-errors.js';
@@ -169,14 +169,26 @@ export class SqliteStorage {
   /** Checks, every IDENTITY_CHECK_MS, that the path names the file opened: while it does not, every call is refused. */
   #checkIdentity(file: FileIdentity): NodeJS.Timeout {
     const check = setInterval(() => {
-      void file.isUnchangedAsync().then((unchanged) => {
-        if (!unchanged && !this.#faults.isMoved) this.#faults.noteFailure(fileMovedError());
-        if (unchanged && this.#faults.isMoved) this.#faults.noteServing();
+      void file.changeAsync().then((change) => {
+        if (change !== undefined && !this.#faults.isMoved) {
+          this.#faults.noteFailure(fileMovedError(change));
+          // Whatever was acknowledged and sits in a -wal gone from its path, into the file, while the process lives.
+          if (change.of === 'companion') this.#saveWal();
+        }
+        if (change === undefined && this.#faults.isMoved) this.#faults.noteServing();
       });
     }, IDENTITY_CHECK_MS);
     // The check alone must not keep a process alive.
     check.unref();
     return check;
+  }
+
+  #saveWal(): void {
+    try {
+      saveWalIntoFile(this.#db, false);
+    } catch {
+      // The file cannot be written either: the fault is told already.
+    }
   }
 
   /** A repository for any kind whose table the schema has; make it once per kind and keep it. */

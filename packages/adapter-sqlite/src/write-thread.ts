@@ -4,7 +4,7 @@
 import { DatabaseSync } from './node-sqlite.js';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
-import { fileMovedError, FileIdentity } from './file-identity.js';
+import { fileMovedError, FileIdentity, saveWalIntoFile } from './file-identity.js';
 import { commitTogether, type GroupCommitOptions } from './group-commit.js';
 import { type WriteRequest, type WriteThreadData } from './write-messages.js';
 import { writesOn } from './write-statements.js';
@@ -25,8 +25,12 @@ const commit: GroupCommitOptions = {
   // Between tries of a batch waiting for a lock: give it up (it changed nothing yet).
   isStopped: () => begun.isStopped(),
   checkCommitted: () => {
+    const change = file.change();
+    if (change === undefined) return;
+    // Committed to a -wal gone from its path, the writes are stored once it is written into the file.
+    if (change.of === 'companion' && saveWalIntoFile(db, true)) return;
     // Committed to a file no longer at its path, the writes end with the process: their callers must not hear them stored.
-    if (!file.isUnchanged()) throw fileMovedError();
+    throw fileMovedError(change);
   },
 };
 
