@@ -2,7 +2,7 @@ import { creationOf, uniquenessKey, workSchedule, WorkplanError } from '@workpla
 import { buildRecord } from '@workplan/testing';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FAULT_REPORT_INTERVAL_MS, FileFaults, type StorageReport } from './file-faults.js';
+import { FAULT_REPORT_INTERVAL_MS, FileFaults, PROBE_QUIET_MS, type StorageReport } from './file-faults.js';
 import { fileMovedError } from './file-identity.js';
 import { migrate } from './schema.js';
 import { isFileFault } from './sqlite-errors.js';
@@ -133,6 +133,31 @@ describe('FileFaults', () => {
     file.noteFailure(fileMovedError({ of: 'file', what: 'deleted or replaced while in use' }));
     expect(file.isMoved).toBe(true);
     expect(reports.at(-1)?.level).toBe('error');
+  });
+
+  it('asks for a write to learn whether the file serves again only once no call failed for a while: failing calls say more than a small write', () => {
+    const file = faults();
+    expect(file.shouldProbe(PROBE_QUIET_MS)).toBe(false);
+    file.noteFailure(sqliteFull());
+    expect(file.shouldProbe(PROBE_QUIET_MS)).toBe(false);
+    advance(PROBE_QUIET_MS - 1);
+    file.noteFailure(sqliteFull());
+    advance(PROBE_QUIET_MS - 1);
+    expect(file.shouldProbe(PROBE_QUIET_MS)).toBe(false);
+    advance(1);
+    expect(file.shouldProbe(PROBE_QUIET_MS)).toBe(true);
+    file.noteServing();
+    expect(file.shouldProbe(PROBE_QUIET_MS)).toBe(false);
+  });
+
+  it('keeps a damaged file failing: a write that succeeds beside it does not mend it, so it is never told as serving again', () => {
+    const file = faults();
+    file.noteFailure(Object.assign(new Error('database disk image is malformed'), { errcode: 11 }));
+    file.noteServing();
+    expect(file.isFailing).toBe(true);
+    advance(10 * PROBE_QUIET_MS);
+    expect(file.shouldProbe(PROBE_QUIET_MS)).toBe(false);
+    expect(reports.map((report) => report.level)).toEqual(['error']);
   });
 
   it('refuses every write and read while the path names another file, without running it', async () => {

@@ -6,6 +6,9 @@ import { type WriteResult, type WriteStep } from './write-statements.js';
 /** How often at most a fault that goes on is told again. */
 export const FAULT_REPORT_INTERVAL_MS = 5000;
 
+/** How long no call must have failed before readiness tries a write of its own (`shouldProbe`). */
+export const PROBE_QUIET_MS = 5000;
+
 /** A line for the storage's owner to log. */
 export interface StorageReport {
   readonly level: 'info' | 'warn' | 'error';
@@ -29,6 +32,7 @@ export class FileFaults {
   readonly #now: () => number;
   /** What the last failing call failed with; undefined while the file serves. */
   #failure: Error | undefined;
+  #failedAt = -Infinity;
   #toldAt = -Infinity;
   #toldFailing = false;
   #failedSinceTold = 0;
@@ -56,13 +60,25 @@ export class FileFaults {
     const fault = WorkplanError.is(error) ? error.cause : error;
     if (!isFileFault(fault) || !(fault instanceof Error)) return;
     this.#failure = fault;
+    this.#failedAt = this.#now();
     this.#failedSinceTold += 1;
     this.#changed();
   }
 
-  /** Notes that the file serves: a write succeeded, or the path names the opened file again. */
+  /**
+   * Whether readiness should try a write to learn if the file serves again: it fails, it
+   * may mend (not damaged, not moved), and no call failed for `quietMs`. While calls go on
+   * failing they tell better than a small write, which a full disk may find room for when
+   * the writes clients send do not.
+   */
+  shouldProbe(quietMs: number): boolean {
+    const failure = this.#failure;
+    return failure !== undefined && !isFileDamage(failure) && !this.isMoved && this.#now() - this.#failedAt >= quietMs;
+  }
+
+  /** Notes that the file serves: a write succeeded, or the path names the opened file again. A damaged file does not mend by itself: it stays failing. */
   noteServing(): void {
-    if (this.#failure === undefined) return;
+    if (this.#failure === undefined || isFileDamage(this.#failure)) return;
     this.#failure = undefined;
     this.#changed();
   }

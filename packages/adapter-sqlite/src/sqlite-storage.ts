@@ -5,7 +5,7 @@ import type { StatementSync } from 'node:sqlite';
 import { DatabaseSync } from './node-sqlite.js';
 import { copyDatabase, copyFile } from './backup.js';
 import { retryWhileBusy } from './busy-retry.js';
-import { FileFaults, type StorageReport } from './file-faults.js';
+import { FileFaults, PROBE_QUIET_MS, type StorageReport } from './file-faults.js';
 import { fileMovedError, FileIdentity, saveWalIntoFile } from './file-identity.js';
 import { makeFolder } from './make-folder.js';
 import { admitFile, refuseReadOnly } from './file-admission.js';
@@ -209,7 +209,7 @@ export class SqliteStorage {
       return false;
     }
     if (!this.#writer.isWorking() || !this.#reader.isWorking() || this.#faults.isMoved) return false;
-    if (this.#faults.isFailing) await this.hitCounter.hit(WRITE_PROBE_KEY, 0, 0).catch(() => undefined);
+    if (this.#faults.shouldProbe(PROBE_QUIET_MS)) await this.hitCounter.hit(WRITE_PROBE_KEY, 0, 0).catch(() => undefined);
     return !this.#faults.isFailing;
   }
 

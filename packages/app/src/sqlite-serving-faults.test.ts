@@ -153,6 +153,32 @@ describe('the app on SQLite, when the file fails while it serves', () => {
     30_000,
   );
 
+  it.skipIf(noSmallFileSystem !== undefined && !inCi)(
+    'SQLite fault 2b: a disk the file filled itself is not ready while writes fail, though a small write of its own may still find room',
+    async () => {
+      const small = mountSmallFileSystem('2m');
+      if (typeof small === 'string') throw new Error(`SQLite fault 2b cannot be tested here: ${small}`);
+      try {
+        const app = run(scratch(), { SQLITE_PATH: join(small.folder, 'workplan.db') });
+        const url = await app.listening();
+        let failed: HttpAnswer | 'reset' | undefined;
+        for (let n = 0; n < 2000 && failed === undefined; n += 1) {
+          const answer = await create(url, `${'x'.repeat(150)} ${String(n)}`);
+          if (answer === 'reset' || answer.status !== 201) failed = answer;
+        }
+        expect(failed).toBeDefined();
+        for (let n = 0; n < 5; n += 1) {
+          expect((await send(url, { path: '/health/ready' })).status).toBe(503);
+          expectUnavailable(await create(url, `${'y'.repeat(150)} ${String(n)}`));
+        }
+        expect(await app.stop()).toBe(0);
+      } finally {
+        small.release();
+      }
+    },
+    60_000,
+  );
+
   it(
     'SQLite fault 4: a file deleted while serving is 503 and not ready at once, told in an error naming the path, and the new file a restart makes is told at start',
     async () => {
