@@ -108,6 +108,17 @@ describe('FileFaults', () => {
     expect(reports).toHaveLength(3);
   });
 
+  it('tells at stop a change of state still waiting for its interval: a file that served again just before is said to', () => {
+    const file = faults();
+    file.noteFailure(sqliteFull());
+    advance(1000);
+    file.noteServing();
+    file.stop();
+    expect(reports.map((report) => report.message)).toEqual([expect.stringContaining('cannot serve'), '/data/workplan.db serves again']);
+    advance(FAULT_REPORT_INTERVAL_MS);
+    expect(reports).toHaveLength(2);
+  });
+
   it('tells a disk that fails and serves by turns once an interval, ending on the state it is in', () => {
     const file = faults();
     const full = sqliteFull();

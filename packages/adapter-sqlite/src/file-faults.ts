@@ -83,8 +83,9 @@ export class FileFaults {
     this.#changed();
   }
 
-  /** Tells nothing more (the storage closed). */
+  /** Tells a change of state still waiting for its interval, then nothing more (the storage closes). */
   stop(): void {
+    if (this.#telling !== undefined) this.#tellState();
     clearTimeout(this.#telling);
   }
 
