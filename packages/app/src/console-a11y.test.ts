@@ -1,7 +1,7 @@
 import { chromiumIsRequired, chromiumPath, expectAccessible, hasChromium, warnWithoutChromium, withAxe, type AppProcess } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiOf, consoleKey, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ConsoleBrowser } from './testing/console-session.js';
+import { apiOf, consoleKey, openConsoleBrowser, rowsOf, runConsoleApp, signIn, tabTo, type ConsoleBrowser } from './testing/console-session.js';
 
 // Each screen of the console checked by axe-core in the page (no serious or critical
 // violation), used with the keyboard alone, and read at 360 px wide.
@@ -38,18 +38,6 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await app.stop();
     });
 
-    /** Presses Tab until the focused control is the one named `name`, as a keyboard user moves through the page. */
-    const tabTo = async (name: string) => {
-      for (let presses = 0; presses < 80; presses += 1) {
-        await page.keyboard.press('Tab');
-        const focused = await page.evaluate(
-          'document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.labels?.[0]?.textContent ?? document.activeElement?.textContent ?? ""',
-        );
-        if (focused === name) return;
-      }
-      throw new Error(`Tab never reached "${name}"`);
-    };
-
     it('the key form, empty and with a wrong key refused', async () => {
       await page.goto(`${url}/`);
       await page.getByLabel('Chave de API').waitFor();
@@ -62,18 +50,18 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
 
     it('is used with the keyboard alone: sign in, create, edit in place, delete, change tab', async () => {
       await page.goto(`${url}/console/`);
-      await tabTo('Chave de API');
+      await tabTo(page, 'Chave de API');
       await page.keyboard.type(consoleKey);
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { level: 1, name: 'Escalas de trabalho' }).waitFor();
 
-      await tabTo('Nova escala de trabalho');
+      await tabTo(page, 'Nova escala de trabalho');
       await page.keyboard.type('Pelo teclado');
       await page.keyboard.press('Enter');
       const rows = rowsOf(page, 'Escalas de trabalho');
       await rows.getByRole('cell', { name: 'Pelo teclado', exact: true }).waitFor();
 
-      await tabTo('Editar «Pelo teclado»');
+      await tabTo(page, 'Editar «Pelo teclado»');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.evaluate('document.activeElement?.value')).toBe('Pelo teclado');
       await page.keyboard.press('End');
@@ -81,7 +69,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await page.keyboard.press('Enter');
       await rows.getByRole('cell', { name: 'Pelo teclado e Enter', exact: true }).waitFor();
 
-      await tabTo('Excluir «Pelo teclado e Enter»');
+      await tabTo(page, 'Excluir «Pelo teclado e Enter»');
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Excluir registro' });
       await dialog.waitFor();
@@ -92,7 +80,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       expect(await api.all('scales')).toEqual([]);
       await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Registros cadastrados');
 
-      await tabTo('Centros de custo');
+      await tabTo(page, 'Centros de custo');
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { level: 1, name: 'Centros de custo' }).waitFor();
     });

@@ -80,6 +80,22 @@ export async function signIn(page: Page, url: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Cadastros' }).waitFor();
 }
 
+/** Presses Tab until the focused control is the one named `name`, as a keyboard user moves through the page. */
+export async function tabTo(page: Page, name: string): Promise<void> {
+  for (let presses = 0; presses < 80; presses += 1) {
+    await page.keyboard.press('Tab');
+    if ((await focusedName(page)) === name) return;
+  }
+  throw new Error(`Tab never reached "${name}"`);
+}
+
+/** What has the keyboard focus, by its name as a person hears it: its aria-label, label or text; BODY when nothing has it. */
+export function focusedName(page: Page): Promise<string> {
+  return page.evaluate(
+    'document.activeElement === document.body ? "BODY" : document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.labels?.[0]?.textContent ?? document.activeElement?.textContent ?? ""',
+  );
+}
+
 /** The data rows of the table named `name` (its caption): the rows of its second row group, after the header's. */
 export function rowsOf(page: Page, name: string) {
   return page.getByRole('table', { name, exact: true }).getByRole('rowgroup').nth(1).getByRole('row');

@@ -18,12 +18,18 @@ interface Props {
 /** Asks before deleting, in a modal dialog: Escape or "Cancelar" keeps the record. */
 export function ConfirmDelete({ resource, text, busy, failure, onConfirm, onReload, onClose }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   useEffect(() => {
     const shown = dialog.current;
     shown?.showModal();
     return () => shown?.close();
   }, []);
+  useEffect(() => {
+    // A failure's "Recarregar o registro" goes once pressed, and the focus with it: back to
+    // "Cancelar", where the dialog opened, rather than to the page under the modal.
+    if (dialog.current?.contains(document.activeElement) === false) cancel.current?.focus();
+  }, [failure, text]);
   return (
     <dialog
       ref={dialog}
@@ -37,10 +43,11 @@ export function ConfirmDelete({ resource, text, busy, failure, onConfirm, onRelo
       <p>{words.removeQuestion(resource.words.theOne, text)}</p>
       <FailureNotice failure={failure} resource={resource} onReload={onReload} />
       <div class="buttons">
-        <button type="button" class="danger" disabled={busy} onClick={onConfirm}>
+        {/* Not disabled while it deletes: a disabled button would drop the focus. */}
+        <button type="button" class="danger" aria-disabled={busy} onClick={busy ? undefined : onConfirm}>
           {words.remove}
         </button>
-        <button type="button" class="secondary" autofocus onClick={onClose}>
+        <button type="button" ref={cancel} class="secondary" autofocus onClick={onClose}>
           {words.cancel}
         </button>
       </div>

@@ -19,6 +19,7 @@ export function Console() {
   const [key, setKey] = useState(keptKey);
   const [refusal, setRefusal] = useState<Failure | undefined>(undefined);
   const [status, setStatus] = useState('');
+  const [returning, setReturning] = useState(false);
   const statusTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const announce = (text: string, forMs?: number) => {
@@ -45,6 +46,7 @@ export function Console() {
 
   const signOut = (why?: Failure) => {
     forgetKey();
+    setReturning(true);
     setRefusal(why);
     setKey(undefined);
     setStatus('');
@@ -63,6 +65,7 @@ export function Console() {
     return (
       <KeyForm
         refusal={refusal}
+        returning={returning}
         onKey={(accepted) => {
           keepKey(accepted);
           setRefusal(undefined);

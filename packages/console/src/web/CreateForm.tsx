@@ -1,4 +1,4 @@
-import { useId, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { FailureNotice } from './FailureNotice.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { useOperation, useServices } from './services.js';
@@ -17,10 +17,14 @@ export function CreateForm({ resource, records, onCreated }: Props) {
   const creating = useOperation();
   const id = useId();
   const failureId = `${id}-failure`;
+  const field = useRef<HTMLInputElement>(null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (creating.busy) return;
     const created = await creating.run(() => records.create(text));
+    // Refused, the field is what the failure is about; created, it is where the next one goes.
+    field.current?.focus();
     if (created === undefined) return;
     setText('');
     onCreated(created);
@@ -33,6 +37,7 @@ export function CreateForm({ resource, records, onCreated }: Props) {
       <div class="field-row">
         <input
           id={id}
+          ref={field}
           type="text"
           autocomplete="off"
           placeholder={resource.words.sample}
@@ -43,7 +48,8 @@ export function CreateForm({ resource, records, onCreated }: Props) {
             setText(event.currentTarget.value);
           }}
         />
-        <button type="submit" disabled={creating.busy}>
+        {/* Not disabled while it creates: a disabled button would drop the focus. */}
+        <button type="submit" aria-disabled={creating.busy}>
           {creating.busy ? words.creating : words.create}
         </button>
       </div>

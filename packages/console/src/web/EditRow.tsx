@@ -26,13 +26,17 @@ export function EditRow({ resource, editing, text, busy, failure, reloadedMine, 
   useEffect(() => {
     input.current?.focus();
   }, [editing]);
+  useEffect(() => {
+    // A refused save is about the text: back to its field, which the failure describes.
+    if (failure !== undefined) input.current?.focus();
+  }, [failure]);
   return (
     <tr role="row" class="editing">
       <td role="cell" colSpan={4}>
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            onSave();
+            if (!busy) onSave();
           }}
         >
           <label for={id}>{words.editing(resource.textOf(editing))}</label>
@@ -52,7 +56,8 @@ export function EditRow({ resource, editing, text, busy, failure, reloadedMine, 
                 if (event.key === 'Escape') onCancel();
               }}
             />
-            <button type="submit" disabled={busy}>
+            {/* Not disabled while it saves: a disabled button would drop the focus. */}
+            <button type="submit" aria-disabled={busy}>
               {busy ? words.saving : words.save}
             </button>
             <button type="button" class="secondary" onClick={onCancel}>

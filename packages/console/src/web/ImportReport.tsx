@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import { FileReading } from './FileReading.js';
 import { type ImportFile } from './import-file.js';
 import { type Outcome, type ReportLine } from './import-rows.js';
@@ -15,9 +16,14 @@ interface Props {
 /** What became of each row of the file, with a count of each outcome. */
 export function ImportReport({ resource, file, report }: Props) {
   const count = (outcome: Outcome) => report.filter((line) => line.outcome === outcome).length;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // The import's progress and its cancel are gone, and the focus with them: the report is what comes next.
+    heading.current?.focus();
+  }, [report]);
   return (
     <section class="report" aria-labelledby="import-report-heading">
-      <h3 id="import-report-heading">{words.importReport}</h3>
+      <h3 id="import-report-heading" ref={heading} tabIndex={-1}>{words.importReport}</h3>
       <FileReading file={file} />
       <p role="status">
         {words.importSummary({ created: count('created'), exists: count('exists'), invalid: count('invalid'), failed: count('failed'), skipped: count('skipped') })}

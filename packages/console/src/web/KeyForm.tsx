@@ -1,5 +1,5 @@
 import { createClient } from '@workplan/client';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { failureOf, type Failure } from './failure.js';
 import { FailureNotice } from './FailureNotice.js';
 import { words } from './texts.js';
@@ -7,17 +7,24 @@ import { words } from './texts.js';
 interface Props {
   /** Why the key was asked for again, when the service refused the one kept. */
   readonly refusal: Failure | undefined;
+  /** The operator left, or was sent back: the field takes the focus the signed-in page had. */
+  readonly returning: boolean;
   readonly onKey: (key: string) => void;
 }
 
 /** Asks for the API key, and keeps it only once the service has accepted it. */
-export function KeyForm({ refusal, onKey }: Props) {
+export function KeyForm({ refusal, returning, onKey }: Props) {
   const [key, setKey] = useState('');
   const [checking, setChecking] = useState(false);
   const [failure, setFailure] = useState<Failure | undefined>(refusal);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (returning) field.current?.focus();
+  }, []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (checking) return;
     setChecking(true);
     setFailure(undefined);
     try {
@@ -27,6 +34,8 @@ export function KeyForm({ refusal, onKey }: Props) {
     } catch (error) {
       setFailure(failureOf(error));
       setChecking(false);
+      // The refusal is about the key: back to its field, to type it again.
+      field.current?.focus();
     }
   };
 
@@ -42,6 +51,7 @@ export function KeyForm({ refusal, onKey }: Props) {
         <label for="api-key">{words.key.label}</label>
         <input
           id="api-key"
+          ref={field}
           type="password"
           autocomplete="off"
           spellcheck={false}
@@ -53,7 +63,8 @@ export function KeyForm({ refusal, onKey }: Props) {
           }}
         />
         <FailureNotice failure={shown} id="api-key-failure" />
-        <button type="submit" disabled={checking || key.trim() === ''}>
+        {/* Not disabled while checking: a disabled button would drop the focus. */}
+        <button type="submit" disabled={key.trim() === ''} aria-disabled={checking}>
           {checking ? words.key.checking : words.key.submit}
         </button>
       </form>

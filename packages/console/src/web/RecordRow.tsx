@@ -31,6 +31,7 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
   const [reloadedMine, setReloadedMine] = useState<string | undefined>(undefined);
   const [showingHistory, setShowingHistory] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
   const historyButton = useRef<HTMLButtonElement>(null);
   const shown = resource.textOf(record);
 
@@ -119,6 +120,13 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
     requestAnimationFrame(() => historyButton.current?.focus());
   };
 
+  const closeDelete = () => {
+    setDeleting(undefined);
+    operation.clear();
+    // As for the history: the dialog goes before it could give the focus back itself.
+    requestAnimationFrame(() => deleteButton.current?.focus());
+  };
+
   const reloadDelete = async () => {
     const found = await readAgain();
     if (found !== undefined) setDeleting(found);
@@ -156,7 +164,7 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
         <button type="button" ref={editButton} class="secondary" aria-label={`${words.edit} «${shown}»`} onClick={() => void startEdit()}>
           {words.edit}
         </button>
-        <button type="button" class="secondary danger" aria-label={`${words.remove} «${shown}»`} onClick={() => void startDelete()}>
+        <button type="button" ref={deleteButton} class="secondary danger" aria-label={`${words.remove} «${shown}»`} onClick={() => void startDelete()}>
           {words.remove}
         </button>
         <button type="button" ref={historyButton} class="secondary" aria-label={words.historyOf(shown)} onClick={() => { setShowingHistory(true); }}>
@@ -172,10 +180,7 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
             failure={operation.failure}
             onConfirm={() => void confirmDelete()}
             onReload={() => void reloadDelete()}
-            onClose={() => {
-              setDeleting(undefined);
-              operation.clear();
-            }}
+            onClose={closeDelete}
           />
         )}
       </td>
