@@ -171,6 +171,35 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await page.setViewportSize({ width: 1280, height: 900 });
     });
 
+    it('wraps a long value with no space wherever a message quotes it, nothing wider than the screen at 1280 and 360 px', async () => {
+      const unbroken = 'SemEspaçosMuitoLongo'.repeat(10);
+      await page.goto(`${url}/console/#/escalas`);
+      await page.reload();
+      /** The page's width at each screen width, as it is now: each no wider than its screen. */
+      const widths = async (what: string) => {
+        for (const width of [1280, 360]) {
+          await page.setViewportSize({ width, height: 800 });
+          expect(await page.evaluate('document.documentElement.scrollWidth'), `${what} at ${String(width)} px`).toBeLessThanOrEqual(width);
+        }
+      };
+      const field = page.getByLabel('Nova escala de trabalho');
+      await field.fill(unbroken);
+      await field.press('Enter');
+      await page.getByText(`Escala de trabalho «${unbroken}» criada.`).waitFor();
+      await widths('the status line');
+
+      await field.fill(unbroken);
+      await field.press('Enter');
+      await page.getByText(`Já cadastrado como «${unbroken}».`).waitFor();
+      await widths('the conflict');
+
+      await page.getByRole('button', { name: `Editar «${unbroken}»` }).click();
+      await page.getByRole('textbox', { name: `Editar «${unbroken}»` }).waitFor();
+      await widths('the edit form');
+      await page.keyboard.press('Escape');
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
     it('reads at 360 px wide: nothing wider than the screen, every screen still accessible', async () => {
       await page.setViewportSize({ width: 360, height: 780 });
       for (const hash of ['escalas', 'centros-de-custo']) {
