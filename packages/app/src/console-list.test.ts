@@ -146,6 +146,36 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await expectAccessible(page, 'list searched and ordered');
   });
 
+  it('follows the address when it changes in the same tab: a pasted link, the tab\'s own link, an unknown sort', async () => {
+    await openCostCenters();
+    await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
+    const search = page.getByRole('searchbox', { name: 'Buscar' });
+    const searchNothing = async () => {
+      await search.fill('zzzznada');
+      await page.getByText('Nenhum registro contém o texto buscado.').waitFor();
+    };
+    const goTo = (hash: string) => page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+
+    await searchNothing();
+    await goTo('#/centros-de-custo?q=manutencao&sort=-title');
+    await page.getByRole('status').getByText('3 centros de custo encontrados', { exact: true }).waitFor();
+    expect(await search.inputValue()).toBe('manutencao');
+    await expect.poll(() => sortOf('Título')).toBe('descending');
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters?q=manutencao&sort=-title'));
+
+    await page.getByRole('navigation', { name: 'Cadastros' }).getByRole('link', { name: 'Centros de custo' }).click();
+    await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
+    expect(await search.inputValue()).toBe('');
+    expect(await sortOf('Criado em')).toBe('ascending');
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10'));
+
+    await searchNothing();
+    await goTo('#/centros-de-custo?sort=bogus');
+    await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
+    expect(await search.inputValue()).toBe('');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/centros-de-custo');
+  });
+
   it('orders the cards at 360 px wide with the same buttons, nothing wider than the screen', async () => {
     await page.setViewportSize({ width: 360, height: 780 });
     await openCostCenters();

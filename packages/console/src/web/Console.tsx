@@ -83,7 +83,8 @@ export function Console() {
 }
 
 function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; readonly status: string }) {
-  const { resource, openedId, query } = useRoute();
+  const route = useRoute();
+  const { resource } = route;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${resource.words.title} · ${words.product}`;
@@ -115,7 +116,7 @@ function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; reado
         <h1 ref={heading} tabIndex={-1}>
           {resource.words.title}
         </h1>
-        <ResourcePanel key={resource.slug} resource={resource} openedId={openedId} initialQuery={query} />
+        <ResourcePanel key={resource.slug} route={route} />
       </main>
     </>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { FailureNotice } from './FailureNotice.js';
+import { type ListQuery } from './list-query.js';
 import { RecordTable } from './RecordTable.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { hrefOf } from './route.js';
@@ -10,12 +11,14 @@ interface Props {
   readonly resource: ConsoleResource;
   readonly records: Records;
   readonly id: string;
+  /** The list's search and order, which closing the record goes back to. */
+  readonly listQuery: ListQuery;
   readonly onChanged: (record: AnyRecord) => void;
   readonly onRemoved: (id: string) => void;
 }
 
 /** The record a link opened (`#/escalas/{id}`), such as the one a conflict named, wherever it is in the list. */
-export function OpenedRecord({ resource, records, id, onChanged, onRemoved }: Props) {
+export function OpenedRecord({ resource, records, id, listQuery, onChanged, onRemoved }: Props) {
   const { live } = useServices();
   const reading = useOperation();
   const [record, setRecord] = useState<AnyRecord | undefined>(undefined);
@@ -57,12 +60,12 @@ export function OpenedRecord({ resource, records, id, onChanged, onRemoved }: Pr
           }}
           onRemoved={(removed) => {
             onRemoved(removed);
-            location.hash = hrefOf(resource);
+            location.hash = hrefOf(resource, undefined, listQuery);
           }}
         />
       )}
       <p>
-        <a href={hrefOf(resource)}>{words.closeOpened}</a>
+        <a href={hrefOf(resource, undefined, listQuery)}>{words.closeOpened}</a>
       </p>
     </section>
   );

@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CreateForm } from './CreateForm.js';
 import { FailureNotice } from './FailureNotice.js';
-import { type ListQuery } from './list-query.js';
+import { DEFAULT_QUERY } from './list-query.js';
 import { OpenedRecord } from './OpenedRecord.js';
 import { useRecordList } from './record-list.js';
 import { RecordTable } from './RecordTable.js';
-import { type ConsoleResource } from './resources.js';
-import { keepInAddress } from './route.js';
+import { keepInAddress, type Route } from './route.js';
 import { SearchBox } from './SearchBox.js';
 import { useServices } from './services.js';
 import { Spreadsheets } from './Spreadsheets.js';
@@ -15,18 +14,25 @@ import { words } from './texts.js';
 const PAGE_SIZES = [10, 25, 100] as const;
 
 interface Props {
-  readonly resource: ConsoleResource;
-  readonly openedId: string | undefined;
-  /** The search and order the page's address asked for when the tab opened. */
-  readonly initialQuery: ListQuery;
+  /** The page's address, read again at each change: a new object each time. */
+  readonly route: Route;
 }
 
 /** A resource's tab: the record a link opened, a form for a new one, the list with its search and order, and its spreadsheets. */
-export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
+export function ResourcePanel({ route }: Props) {
+  const { resource, openedId } = route;
   const { client } = useServices();
   const records = useMemo(() => resource.recordsOf(client), [resource, client]);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
-  const [query, setQuery] = useState(initialQuery);
+  const [query, setQuery] = useState(route.query ?? DEFAULT_QUERY);
+  // The address says which list is shown: a link, a pasted address or the back button brings
+  // its own. Only a link that opens a record and names no list (a conflict's holder) leaves it.
+  const arrived = useRef(route);
+  useEffect(() => {
+    if (arrived.current === route) return;
+    arrived.current = route;
+    if (route.query !== undefined || route.openedId === undefined) setQuery(route.query ?? DEFAULT_QUERY);
+  }, [route]);
   const list = useRecordList(resource, records, query, pageSize);
   const listHeading = useRef<HTMLHeadingElement>(null);
   // The address carries the list's search and order, also after a link opened a record.
@@ -61,7 +67,7 @@ export function ResourcePanel({ resource, openedId, initialQuery }: Props) {
 
   return (
     <>
-      {openedId !== undefined && <OpenedRecord resource={resource} records={records} id={openedId} onChanged={list.changed} onRemoved={removed} />}
+      {openedId !== undefined && <OpenedRecord resource={resource} records={records} id={openedId} listQuery={query} onChanged={list.changed} onRemoved={removed} />}
       <CreateForm resource={resource} records={records} onCreated={list.created} />
       <section
         class="list"

@@ -6,7 +6,7 @@ import { words } from './texts.js';
 const TYPING_PAUSE_MS = 250;
 
 interface Props {
-  /** The search the list shows. */
+  /** The search the list shows; the box follows it when the address changes it. */
   readonly search: string;
   readonly onSearch: (search: string) => void;
 }
@@ -17,10 +17,19 @@ export function SearchBox({ search, onSearch }: Props) {
   const helpId = useId();
   const [typed, setTyped] = useState(search);
   const pause = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // The search this box last gave the list: any other came from the address (a link, the back button).
+  const given = useRef(search);
   useEffect(() => () => { clearTimeout(pause.current); }, []);
+  useEffect(() => {
+    if (search === given.current) return;
+    given.current = search;
+    clearTimeout(pause.current);
+    setTyped(search);
+  }, [search]);
   const settle = (text: string) => {
     clearTimeout(pause.current);
-    onSearch(text.trim());
+    given.current = text.trim();
+    onSearch(given.current);
   };
   return (
     <form

@@ -19,6 +19,9 @@ export interface ListQuery {
 /** The service's own order, oldest first, asked for without a `sort`. */
 export const DEFAULT_ORDER: ListOrder = { column: 'createdAt', descending: false };
 
+/** The list before any search or order: everything, in the service's own order. */
+export const DEFAULT_QUERY: ListQuery = { search: '', order: DEFAULT_ORDER };
+
 /** The contract's longest `q`. */
 export const SEARCH_MAX_LENGTH = 200;
 

@@ -6,7 +6,8 @@ import { consoleResources, type ConsoleResource } from './resources.js';
 export interface Route {
   readonly resource: ConsoleResource;
   readonly openedId: string | undefined;
-  readonly query: ListQuery;
+  /** The list's search and order, when the address names them (`q`, `sort`). */
+  readonly query: ListQuery | undefined;
 }
 
 /** The address of a resource's tab, or of one of its records, with the list's search and order when given. */
@@ -21,7 +22,8 @@ function routeOf(hash: string): Route {
   const resource = consoleResources.find((candidate) => candidate.slug === slug) ?? consoleResources[0];
   if (resource === undefined) throw new Error('the console describes no resource');
   const openedId = id === undefined || id === '' || resource.slug !== slug ? undefined : decodeURIComponent(id);
-  const query = listQueryOf(new URLSearchParams(resource.slug === slug ? parameters : ''), resource.field);
+  const asked = new URLSearchParams(resource.slug === slug ? parameters : '');
+  const query = asked.has('q') || asked.has('sort') ? listQueryOf(asked, resource.field) : undefined;
   return { resource, openedId, query };
 }
 
