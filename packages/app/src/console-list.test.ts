@@ -176,6 +176,40 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await expect.poll(() => new URL(page.url()).hash).toBe('#/centros-de-custo');
   });
 
+  it('shows no rows and no total for a search that has not loaded: failed, or waiting out a 503, with the failure and «Tentar de novo»', async () => {
+    await openCostCenters();
+    await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
+    const searches = /\/api\/v1\/costCenters\b[^?]*\?(?:.*&)?q=/u;
+    await page.route(searches, (route) => route.abort());
+    await page.getByRole('searchbox', { name: 'Buscar' }).fill('Zeladoria');
+    const retry = page.getByRole('button', { name: 'Tentar de novo' });
+    await retry.waitFor();
+    const stale = async () => ({
+      rows: await costCenters().count(),
+      total: await page.getByText('1.234 centros de custo').count(),
+      showing: await page.getByText(/registros? exibidos?/u).count(),
+    });
+    expect(await stale()).toEqual({ rows: 0, total: 0, showing: 0 });
+
+    await page.unroute(searches);
+    let refused = 0;
+    await page.route(searches, async (route) => {
+      if (refused > 0) return route.fallback();
+      refused += 1;
+      const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento não respondeu a tempo; tente novamente.', requestId: 'outage-1' };
+      const body = JSON.stringify({ success: false, message: 'Não foi possível retornar os centros de custo.', error });
+      return route.fulfill({ status: 503, headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '2' }, body });
+    });
+    await page.getByRole('searchbox', { name: 'Buscar' }).fill('Manutenção');
+    await page.getByRole('status').getByText('O serviço está indisponível no momento. Nova tentativa em 2 s…').waitFor();
+    expect(await stale()).toEqual({ rows: 0, total: 0, showing: 0 });
+    await page.getByRole('status').getByText('3 centros de custo encontrados', { exact: true }).waitFor();
+    await page.unroute(searches);
+
+    await page.getByRole('searchbox', { name: 'Buscar' }).fill('Zeladoria');
+    await page.getByText('Nenhum registro contém o texto buscado.').waitFor();
+  });
+
   it('orders the cards at 360 px wide with the same buttons, nothing wider than the screen', async () => {
     await page.setViewportSize({ width: 360, height: 780 });
     await openCostCenters();

@@ -12,7 +12,7 @@ export interface RecordList {
   readonly next: PageRequest | undefined;
   /** How many records match, as the service counted them with the first page. */
   readonly total: number | undefined;
-  /** The first page has been read. */
+  /** The first page of this search has been read. */
   readonly loaded: boolean;
   readonly listing: Operation;
   /** The reading again of the list after a colleague's change. */
@@ -60,6 +60,8 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
   const [next, setNext] = useState<PageRequest | undefined>(undefined);
   const [total, setTotal] = useState<number | undefined>(undefined);
   const [loaded, setLoaded] = useState(false);
+  // The search the rows and the total were read for: until the one asked for loads, it is another's.
+  const [readFor, setReadFor] = useState<string | undefined>(undefined);
   const reads = useRef<AbortController>(new AbortController());
   const turn = useRef<Promise<void>>(Promise.resolve());
   const held = useRef(new Set<string>());
@@ -83,6 +85,7 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
       setShown((before) => (more ? [...before, ...answer.records.filter((record) => !before.some((had) => had.id === record.id))] : answer.records));
       setNext(answer.next);
       if (answer.total !== undefined || !more) setTotal(answer.total);
+      if (!more) setReadFor(page.q ?? '');
       setLoaded(true);
     });
 
@@ -114,6 +117,7 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
       setShown((before) => keepingHeld(before, read, held.current));
       setNext(page);
       setTotal(counted);
+      setReadFor(query.search);
     });
 
   useEffect(() => {
@@ -128,11 +132,14 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
   latestRefresh.current = refresh;
   useRefreshOnChanges(resource, () => latestRefresh.current());
 
+  // Another search's rows and total, shown under this one's, would pass for its result (a
+  // search that failed, or waits out a 503): none are shown until its own load.
+  const current = readFor === query.search;
   return {
-    shown,
-    next,
-    total,
-    loaded,
+    shown: current ? shown : [],
+    next: current ? next : undefined,
+    total: current ? total : undefined,
+    loaded: loaded && current,
     listing,
     refreshing,
     reload,
