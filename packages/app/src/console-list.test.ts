@@ -210,6 +210,19 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.getByText('Nenhum registro contém o texto buscado.').waitFor();
   });
 
+  it('counts in Brazilian Portuguese wherever it counts, as the total does: an import\'s lines, an export', async () => {
+    await openCostCenters();
+    await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
+    const lines = Array.from({ length: 1000 }, (_, n) => `Linha ${String(n)}`).join('\n');
+    await page.getByLabel('Importar CSV').setInputFiles({ name: 'mil.csv', mimeType: 'text/csv', buffer: Buffer.from(lines) });
+    await page.getByRole('button', { name: 'Importar 1.000 linhas' }).waitFor();
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Exportar CSV' }).click();
+    const download = await downloading;
+    await page.getByText(`1.234 registros exportados para ${download.suggestedFilename()}.`).waitFor();
+  });
+
   it('orders the cards at 360 px wide with the same buttons, nothing wider than the screen', async () => {
     await page.setViewportSize({ width: 360, height: 780 });
     await openCostCenters();

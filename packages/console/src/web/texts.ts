@@ -20,8 +20,9 @@ export interface ResourceWords {
   readonly counted: (count: number, found: boolean) => string;
 }
 
-// Counts in Brazilian Portuguese whatever the browser's locale: "1.234".
+// Every count the console shows goes through here: Brazilian Portuguese whatever the browser's locale, "1.234".
 const counting = new Intl.NumberFormat('pt-BR');
+const shownCount = (count: number) => counting.format(count);
 
 export const words = {
   product: 'workplan',
@@ -36,7 +37,7 @@ export const words = {
     fileName: 'escalas-de-trabalho',
     created: (text) => `Escala de trabalho «${text}» criada.`,
     counted: (count, found) =>
-      count === 1 ? `1 escala de trabalho${found ? ' encontrada' : ''}` : `${counting.format(count)} escalas de trabalho${found ? ' encontradas' : ''}`,
+      count === 1 ? `1 escala de trabalho${found ? ' encontrada' : ''}` : `${shownCount(count)} escalas de trabalho${found ? ' encontradas' : ''}`,
   } satisfies ResourceWords,
   costCenters: {
     title: 'Centros de custo',
@@ -47,7 +48,7 @@ export const words = {
     fileName: 'centros-de-custo',
     created: (text) => `Centro de custo «${text}» criado.`,
     counted: (count, found) =>
-      count === 1 ? `1 centro de custo${found ? ' encontrado' : ''}` : `${counting.format(count)} centros de custo${found ? ' encontrados' : ''}`,
+      count === 1 ? `1 centro de custo${found ? ' encontrado' : ''}` : `${shownCount(count)} centros de custo${found ? ' encontrados' : ''}`,
   } satisfies ResourceWords,
 
   key: {
@@ -92,7 +93,7 @@ export const words = {
   loadMore: 'Carregar mais',
   loading: 'Carregando…',
   showing: (shown: number, more: boolean) =>
-    `${shown === 1 ? '1 registro exibido' : `${shown} registros exibidos`}${more ? '; há mais.' : '; não há mais registros.'}`,
+    `${shown === 1 ? '1 registro exibido' : `${shownCount(shown)} registros exibidos`}${more ? '; há mais.' : '; não há mais registros.'}`,
   empty: 'Nenhum registro ainda. Crie o primeiro acima ou importe uma planilha.',
   noneFound: 'Nenhum registro contém o texto buscado.',
   search: 'Buscar',
@@ -118,12 +119,12 @@ export const words = {
 
   spreadsheets: 'Planilhas',
   exportCsv: 'Exportar CSV',
-  exporting: (count: number) => `Exportando… ${count} registros lidos.`,
-  exported: (count: number, file: string) => `${count} registros exportados para ${file}.`,
+  exporting: (count: number) => `Exportando… ${shownCount(count)} registros lidos.`,
+  exported: (count: number, file: string) => `${shownCount(count)} registros exportados para ${file}.`,
   importFile: 'Importar CSV',
   importHelp:
     'Uma coluna de valores, um por linha. Se houver mais colunas (separadas por ; ou ,), usa-se a de cabeçalho «Valor» ou «Título», ou então a primeira.',
-  importStart: (count: number) => (count === 1 ? 'Importar 1 linha' : `Importar ${count} linhas`),
+  importStart: (count: number) => (count === 1 ? 'Importar 1 linha' : `Importar ${shownCount(count)} linhas`),
   importNothing: 'O arquivo não tem nenhuma linha com valor.',
   importUnreadable:
     'Este arquivo não é um CSV de texto (nem UTF-8 nem Windows-1252); talvez seja uma pasta de trabalho do Excel (.xlsx). No Excel, use Arquivo › Salvar como, escolha o tipo «CSV UTF-8 (Delimitado por vírgulas)» e selecione o arquivo salvo.',
@@ -132,12 +133,12 @@ export const words = {
     'windows-1252': 'Arquivo lido como Windows-1252, a codificação que o Excel usa por padrão no Windows (não era UTF-8).',
   },
   headerSkipped: (header: string) => `A primeira linha é um cabeçalho («${header}»): não é importada.`,
-  importProgress: (done: number, total: number) => `Importando: ${done} de ${total}`,
+  importProgress: (done: number, total: number) => `Importando: ${shownCount(done)} de ${shownCount(total)}`,
   importCancel: 'Cancelar importação',
   importCancelled: 'Importação cancelada: as linhas seguintes não foram enviadas.',
   importReport: 'Relatório da importação',
   importSummary: ({ created, exists, invalid, failed, skipped }: Readonly<Record<'created' | 'exists' | 'invalid' | 'failed' | 'skipped', number>>) =>
-    [`${created} criados`, `${exists} já existiam`, `${invalid} inválidos`, ...(failed > 0 ? [`${failed} falharam`] : []), ...(skipped > 0 ? [`${skipped} não enviados`] : [])].join(', ') + '.',
+    [`${shownCount(created)} criados`, `${shownCount(exists)} já existiam`, `${shownCount(invalid)} inválidos`, ...(failed > 0 ? [`${shownCount(failed)} falharam`] : []), ...(skipped > 0 ? [`${shownCount(skipped)} não enviados`] : [])].join(', ') + '.',
   line: 'Linha',
   outcome: 'Resultado',
   reason: 'Motivo',
