@@ -110,6 +110,16 @@ describeInChromium('the console\'s keyboard focus after each operation, in Chrom
     await expect.poll(focused).toBe('Relatório da importação');
   });
 
+  it('stays on «Exportar CSV» while it exports and after', async () => {
+    await openScales();
+    await tabTo(page, 'Exportar CSV');
+    const downloading = page.waitForEvent('download');
+    await page.keyboard.press('Enter');
+    await downloading;
+    await page.getByText(/registros exportados para/u).waitFor();
+    await expect.poll(focused).toBe('Exportar CSV');
+  });
+
   it('goes to the key field after «Sair», and back to it after a wrong key sent from «Entrar»', async () => {
     await openScales();
     await tabTo(page, 'Sair');

@@ -17,6 +17,7 @@ export function ExportButton({ resource, records }: Props) {
   const [read, setRead] = useState(0);
 
   const exportAll = async () => {
+    if (exporting.busy) return;
     setRead(0);
     const all = await exporting.run(async () => {
       const found: AnyRecord[] = [];
@@ -36,7 +37,8 @@ export function ExportButton({ resource, records }: Props) {
 
   return (
     <div class="export">
-      <button type="button" disabled={exporting.busy} onClick={() => void exportAll()}>
+      {/* Not disabled while it exports: a disabled button would drop the focus. */}
+      <button type="button" aria-disabled={exporting.busy} onClick={() => void exportAll()}>
         {exporting.busy ? words.exporting(read) : words.exportCsv}
       </button>
       <FailureNotice failure={exporting.failure} resource={resource} />
