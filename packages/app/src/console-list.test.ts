@@ -210,6 +210,26 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.getByText('Nenhum registro contém o texto buscado.').waitFor();
   });
 
+  it('says the order the rows are in, not the one asked for, while that order waits out a 503', async () => {
+    await openCostCenters();
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10'));
+    const byTitle = /\/api\/v1\/costCenters\b[^?]*\?(?:.*&)?sort=title\b/u;
+    let refused = 0;
+    await page.route(byTitle, async (route) => {
+      if (refused > 0) return route.fallback();
+      refused += 1;
+      const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento não respondeu a tempo; tente novamente.', requestId: 'outage-2' };
+      const body = JSON.stringify({ success: false, message: 'Não foi possível retornar os centros de custo.', error });
+      return route.fulfill({ status: 503, headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '2' }, body });
+    });
+    await page.getByRole('button', { name: 'Título', exact: true }).click();
+    await page.getByRole('status').getByText('O serviço está indisponível no momento. Nova tentativa em 2 s…').waitFor();
+    expect([await sortOf('Título'), await sortOf('Criado em')]).toEqual([null, 'ascending']);
+    await expect.poll(() => sortOf('Título'), { timeout: 5000 }).toBe('ascending');
+    expect(await shownTitles()).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=title'));
+    await page.unroute(byTitle);
+  });
+
   it('counts in Brazilian Portuguese wherever it counts, as the total does: an import\'s lines, an export', async () => {
     await openCostCenters();
     await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();

@@ -109,7 +109,7 @@ export function ResourcePanel({ route }: Props) {
             records={records}
             shown={list.shown}
             caption={resource.words.title}
-            sorting={{ order: query.order, onSort: (order) => { setQuery((now) => ({ ...now, order })); } }}
+            sorting={{ order: list.order, onSort: (order) => { setQuery((now) => ({ ...now, order })); } }}
             onChanged={list.changed}
             onRemoved={removed}
             onHold={list.hold}

@@ -1,6 +1,6 @@
 import { type PageRequest } from '@workplan/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { isDefaultOrder, sortOf, type ListQuery } from './list-query.js';
+import { isDefaultOrder, sortOf, type ListOrder, type ListQuery } from './list-query.js';
 import { useRefreshOnChanges } from './live-refresh.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { useOperation, useServices, type Operation } from './services.js';
@@ -12,6 +12,8 @@ export interface RecordList {
   readonly next: PageRequest | undefined;
   /** How many records match, as the service counted them with the first page. */
   readonly total: number | undefined;
+  /** The order the rows shown are in: the one asked for, once its first page has been read. */
+  readonly order: ListOrder;
   /** The first page of this search has been read. */
   readonly loaded: boolean;
   readonly listing: Operation;
@@ -60,8 +62,8 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
   const [next, setNext] = useState<PageRequest | undefined>(undefined);
   const [total, setTotal] = useState<number | undefined>(undefined);
   const [loaded, setLoaded] = useState(false);
-  // The search the rows and the total were read for: until the one asked for loads, it is another's.
-  const [readFor, setReadFor] = useState<string | undefined>(undefined);
+  // The search and order the rows and the total were read for: until the one asked for loads, it is another's.
+  const [readFor, setReadFor] = useState<ListQuery | undefined>(undefined);
   const reads = useRef<AbortController>(new AbortController());
   const turn = useRef<Promise<void>>(Promise.resolve());
   const held = useRef(new Set<string>());
@@ -85,7 +87,7 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
       setShown((before) => (more ? [...before, ...answer.records.filter((record) => !before.some((had) => had.id === record.id))] : answer.records));
       setNext(answer.next);
       if (answer.total !== undefined || !more) setTotal(answer.total);
-      if (!more) setReadFor(page.q ?? '');
+      if (!more) setReadFor(query);
       setLoaded(true);
     });
 
@@ -117,7 +119,7 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
       setShown((before) => keepingHeld(before, read, held.current));
       setNext(page);
       setTotal(counted);
-      setReadFor(query.search);
+      setReadFor(query);
     });
 
   useEffect(() => {
@@ -134,8 +136,9 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
 
   // Another search's rows and total, shown under this one's, would pass for its result (a
   // search that failed, or waits out a 503): none are shown until its own load.
-  const current = readFor === query.search;
+  const current = readFor?.search === query.search;
   return {
+    order: readFor?.order ?? query.order,
     shown: current ? shown : [],
     next: current ? next : undefined,
     total: current ? total : undefined,
