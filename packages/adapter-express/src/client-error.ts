@@ -23,13 +23,15 @@ export type UnparsedAnswer = Pick<AnsweredRequest, 'requestId' | 'method' | 'sta
  * Answers in the envelope a request Node's HTTP parser refused (bad bytes, an unknown
  * method, headers over the limit or too slow), which never reaches Express, and says what
  * it answered; nothing when the connection could not be written to. For `server.on('clientError')`.
+ * `afterRequest`: the connection carried a request before; the bytes Node hands over may
+ * then begin with that one's, so the method is not read from them.
  */
-export function answerClientError(error: ClientError, socket: Duplex): UnparsedAnswer | undefined {
+export function answerClientError(error: ClientError, socket: Duplex, afterRequest: boolean): UnparsedAnswer | undefined {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return undefined;
   }
-  const method = methodOf(error.rawPacket);
+  const method = afterRequest ? 'unknown' : methodOf(error.rawPacket);
   const code = codeOfClientError(error);
   const { status } = problems[code];
   const requestId = randomUUID();

@@ -2,6 +2,7 @@ import { type IncomingMessage, type Server, type ServerResponse } from 'node:htt
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpServer } from './http-server.js';
+import { type AnsweredRequest } from './response-observer.js';
 
 /** Sends `raw` on a new connection to `server`; resolves everything written back once the server closes it. */
 async function exchange(server: Server, raw: string): Promise<string> {
@@ -63,5 +64,40 @@ describe('createHttpServer with requests pipelined on one connection', () => {
     const received = await exchange(server as Server, get('/closing') + get('/behind'));
     expect(received.match(/HTTP\/1\.1 \d+/gu)).toHaveLength(1);
     expect(carriedOut).toEqual(['/closing', 'answered /closing']);
+  });
+});
+
+describe('createHttpServer telling of the answers Node’s parser made it give', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((closed) => {
+      if (server === undefined) closed();
+      else server.close(() => {
+        closed();
+      });
+    });
+  });
+
+  async function observing(): Promise<AnsweredRequest[]> {
+    const answered: AnsweredRequest[] = [];
+    const app = (_req: IncomingMessage, res: ServerResponse): void => {
+      res.end('ok');
+    };
+    server = createHttpServer(app, { onResponse: (answer) => { answered.push(answer); } });
+    await new Promise<void>((listening) => server?.listen(0, '127.0.0.1', listening));
+    return answered;
+  }
+
+  it('names the method of a request it could not read, on a connection of its own', async () => {
+    const answered = await observing();
+    await exchange(server as Server, 'GET /api HTTP/1.1\r\nHost: a\r\nX: a\0b\r\n\r\n');
+    expect(answered.map(({ method, route, status }) => ({ method, route, status }))).toEqual([{ method: 'GET', route: 'unparsed', status: 400 }]);
+  });
+
+  it('never names the method of the request before it on the connection', async () => {
+    const answered = await observing();
+    await exchange(server as Server, 'DELETE /x HTTP/1.1\r\nHost: x\r\n\r\nGET /api HTTP/1.1\r\nHost: a\r\nX: a\0b\r\n\r\n');
+    expect(answered.map(({ method, route, status }) => ({ method, route, status }))).toEqual([{ method: 'unknown', route: 'unparsed', status: 400 }]);
   });
 });

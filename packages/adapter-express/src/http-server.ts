@@ -39,7 +39,7 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
   const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000, ...messageClassesFor(app) }, serve);
   server.on('connection', (socket: Socket) => latest.set(socket, { startedAt: performance.now() }));
   const answerUnparsed = (error: ClientError, socket: Duplex) => {
-    const answered = answerClientError(error, socket);
+    const answered = answerClientError(error, socket, latest.get(socket)?.req !== undefined);
     if (answered === undefined) return;
     const durationMs = performance.now() - (latest.get(socket)?.startedAt ?? performance.now());
     options.onResponse?.({ ...answered, route: 'unparsed', durationMs, keyName: undefined });

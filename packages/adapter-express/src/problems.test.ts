@@ -33,7 +33,7 @@ describe('the body of a failure', () => {
     socket.on('data', (chunk: Buffer) => written.push(chunk));
     const ended = new Promise((resolve) => socket.on('end', resolve));
     const error: ClientError = Object.assign(new Error('Parse Error'), { code: 'HPE_INVALID_METHOD', rawPacket: Buffer.from('BREW / HTTP/1.1\r\n') });
-    const answered = answerClientError(error, socket);
+    const answered = answerClientError(error, socket, false);
     await ended;
     const body = Buffer.concat(written).toString('utf8').split('\r\n\r\n')[1];
     expect(body).toBe(problemJson('BAD_REQUEST', 'Requisição inválida.', answered?.requestId ?? ''));
