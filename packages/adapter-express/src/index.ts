@@ -12,6 +12,7 @@ export { drainable, type CutShort, type Drain } from './drain.js';
 export { createHttpServer, type HttpServerOptions } from './http-server.js';
 export { docsRouter, openApiDocument, type Json } from './openapi/index.js';
 export { routeName } from './operation.js';
+export { routeTable, type RouteMethods } from './route-table.js';
 export { BODY_LIMIT_BYTES, problems, type ErrorCode } from './problems.js';
 export { type AnsweredRequest, type ResponseObserver } from './response-observer.js';
 export { contextOf, type RequestContext } from './request-context.js';

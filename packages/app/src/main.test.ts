@@ -103,6 +103,15 @@ describe('main', () => {
     expect(metrics.text).toContain('workplan_http_request_duration_seconds_bucket');
     expect(metrics.text).toContain(`workplan_http_requests_by_key_total{key="${fingerprintOf(key)}",status="200"} 1`);
     expect(metrics.text).toContain('process_resident_memory_bytes');
+    // An existing path, as every other: 405 with Allow for another method, 204 for OPTIONS.
+    const post = await send(url, { method: 'POST', path: '/metrics' });
+    expect({ status: post.status, allow: post.headers.allow, code: (post.json as { error: { code: string } }).error.code }).toEqual({
+      status: 405,
+      allow: 'GET, HEAD, OPTIONS',
+      code: 'METHOD_NOT_ALLOWED',
+    });
+    const options = await send(url, { method: 'OPTIONS', path: '/metrics' });
+    expect({ status: options.status, allow: options.headers.allow }).toEqual({ status: 204, allow: 'GET, HEAD, OPTIONS' });
     app.child.kill('SIGTERM');
     await app.exited;
 

@@ -1,4 +1,4 @@
-import { routeName, type AnsweredRequest } from '@workplan/adapter-express';
+import { routeName, routeTable, type AnsweredRequest } from '@workplan/adapter-express';
 import { Router } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
@@ -44,8 +44,16 @@ export class ServiceMetrics {
   /** `GET /metrics` in Prometheus text format; no key, so keep it off the public edge. */
   router(): Router {
     const router = Router();
-    router.get('/metrics', routeName('/metrics'), async (_req, res) => {
-      res.type(this.registry.contentType).send(await this.registry.metrics());
+    // As every path of the service: 405 with `Allow` for another method, 204 for OPTIONS.
+    routeTable(router, {
+      '/metrics': {
+        get: [
+          routeName('/metrics'),
+          async (_req, res) => {
+            res.type(this.registry.contentType).send(await this.registry.metrics());
+          },
+        ],
+      },
     });
     return router;
   }
