@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LineBatch, type LineSink } from './log-batch.js';
 
-function recordingSink(): LineSink & { writes: string[]; syncFlushes: number } {
+function recordingSink(): LineSink & { writes: string[]; syncFlushes: number; emit(event: 'error' | 'write'): void } {
+  const listeners = new Map<string, (() => void)[]>();
   const sink = {
     writes: [] as string[],
     syncFlushes: 0,
@@ -11,6 +12,12 @@ function recordingSink(): LineSink & { writes: string[]; syncFlushes: number } {
     },
     flushSync() {
       sink.syncFlushes += 1;
+    },
+    on(event: 'error' | 'write', listener: () => void) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+    },
+    emit(event: 'error' | 'write') {
+      for (const listener of listeners.get(event) ?? []) listener();
     },
   };
   return sink;
@@ -66,5 +73,18 @@ describe('LineBatch', () => {
     expect(sink.syncFlushes).toBe(1);
     expect(process.listenerCount('exit')).toBe(exitHooks);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('on close does not flush a sink whose last write failed (it would try for as long as the disk is full), and does once one succeeded', () => {
+    const sink = recordingSink();
+    const failing = new LineBatch(sink, { maxChars: 1000, flushEveryMs: 60_000 });
+    sink.emit('error');
+    failing.close();
+    expect(sink.syncFlushes).toBe(0);
+    const mended = new LineBatch(sink, { maxChars: 1000, flushEveryMs: 60_000 });
+    sink.emit('error');
+    sink.emit('write');
+    mended.close();
+    expect(sink.syncFlushes).toBe(1);
   });
 });

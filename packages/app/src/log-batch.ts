@@ -4,6 +4,8 @@ import { type DestinationStream } from 'pino';
 export interface LineSink {
   write(data: string): unknown;
   flushSync(): void;
+  /** `error`: a write failed (a full disk); `write`: one succeeded since. */
+  on(event: 'error' | 'write', listener: () => void): unknown;
 }
 
 /**
@@ -22,9 +24,22 @@ export class LineBatch implements DestinationStream {
   };
   #lines: string[] = [];
   #chars = 0;
+  /**
+   * A write to the sink failed and none succeeded since. The sink keeps what failed and tries
+   * it again with the next write; a log that cannot be written must not stop the service,
+   * which an `error` event with no listener would, nor hold its exit: sonic-boom's
+   * `flushSync` tries a write that fails for want of room again for as long as it fails.
+   */
+  #failing = false;
 
   constructor(sink: LineSink, options: { maxChars: number; flushEveryMs: number }) {
     this.#sink = sink;
+    sink.on('error', () => {
+      this.#failing = true;
+    });
+    sink.on('write', () => {
+      this.#failing = false;
+    });
     this.#maxChars = options.maxChars;
     this.#interval = setInterval(() => {
       this.flush();
@@ -43,7 +58,7 @@ export class LineBatch implements DestinationStream {
     clearInterval(this.#interval);
     process.off('exit', this.#onExit);
     this.flush();
-    this.#sink.flushSync();
+    if (!this.#failing) this.#sink.flushSync();
   }
 
   /** Hands over whatever has gathered. */
