@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
-import { inCi, mountSmallFileSystem } from './testing/small-file-system.js';
+import { inCi, mountSmallFileSystem, warnUntested } from './testing/small-file-system.js';
 
 // The log's own disk full: stdout sent to a file (`>> workplan.log`, systemd's `append:`) on
 // a disk that fills. The built app as a process of its own, its stdout a file on a small tmpfs.
@@ -16,6 +16,7 @@ const noSmallFileSystem = (() => {
   probe.release();
   return undefined;
 })();
+if (noSmallFileSystem !== undefined) warnUntested('the log on a full disk', noSmallFileSystem);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
