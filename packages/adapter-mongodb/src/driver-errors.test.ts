@@ -23,6 +23,7 @@ describe('driver errors', () => {
     ['a client not connected', new MongoNotConnectedError('not connected')],
     ['a node shutting down', new MongoServerError({ code: 91, errmsg: 'ShutdownInProgress' })],
     ['a primary stepping down', new MongoServerError({ code: 189, errmsg: 'PrimarySteppedDown' })],
+    ['a cursor the server lost (a restart between two batches)', new MongoServerError({ code: 43, errmsg: 'cursor id 3702149465 not found' })],
   ])('counts %s as an outage', async (_, error) => {
     expect(isUnavailableError(error)).toBe(true);
     const rejection = guardDriverCall(() => Promise.reject(error));

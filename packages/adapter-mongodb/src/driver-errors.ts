@@ -20,10 +20,12 @@ const FERRETDB_SQLITE_KEY_CLASH = new RegExp(`UNIQUE constraint failed: index '[
 
 /**
  * Server answers that mean "not now" rather than "no": a node shutting down or stepping
- * down, and a time limit that ran out. The driver retries these once; what is left over
- * is an outage to the caller.
+ * down, a time limit that ran out, and a cursor the server no longer has (it restarted, or
+ * timed the cursor out, between two batches of a read). The driver retries the first ones
+ * once; what is left over is an outage to the caller, whose read may be tried again.
  */
 const UNAVAILABLE_SERVER_CODES = new Set([
+  43, // CursorNotFound
   50, // MaxTimeMSExpired
   91, // ShutdownInProgress
   189, // PrimarySteppedDown

@@ -52,6 +52,9 @@ export class MongoStorage {
   readonly deliveryLedger: MongoDeliveryLedger;
   readonly #indexed: MongoRecordRepository<string>[] = [];
   readonly #client: MongoClient;
+  /** A call found the client's connection to the servers closed (`ping` connects it again). */
+  #topologyClosed = false;
+  #closed = false;
   readonly #db: Db;
   readonly #timeoutMS: number;
 
@@ -129,8 +132,16 @@ export class MongoStorage {
     try {
       // Bounded as a whole, so a server that accepts but never answers still fails the
       // readiness check in time.
-      await withinTimeLimit(this.#timeoutMS, undefined, (signal) => this.#db.command({ ping: 1 }, { signal }));
+      await withinTimeLimit(this.#timeoutMS, undefined, async (signal) => {
+        // A first connection that failed leaves the client closed, and every call then fails
+        // at once: it connects again (not once this storage is closed), or the service would
+        // never come up when its database was down at start.
+        if (this.#topologyClosed && !this.#closed) await this.#client.connect();
+        this.#topologyClosed = false;
+        await this.#db.command({ ping: 1 }, { signal });
+      });
     } catch (error) {
+      if (isTopologyClosed(error)) this.#topologyClosed = true;
       // Readiness asks only "does it answer"; any failure, even a refusal, means no.
       throw WorkplanError.storageUnavailable(error);
     }
@@ -143,6 +154,7 @@ export class MongoStorage {
    * still waits on ends there, unawaited.
    */
   async close(): Promise<void> {
+    this.#closed = true;
     const closing = this.#client.close();
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.#timeoutMS); });
@@ -152,6 +164,10 @@ export class MongoStorage {
       clearTimeout(timer);
     }
   }
+}
+
+function isTopologyClosed(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'MongoTopologyClosedError' || isTopologyClosed(error.cause));
 }
 
 /** A storage whose server answered and whose indexes exist; rejects with `storageUnavailable` when none answers. */

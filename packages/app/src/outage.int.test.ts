@@ -38,9 +38,12 @@ describe.skipIf(ferretdb === undefined)('the app through a MongoDB outage', () =
     expect((await send(service.url, { path: '/health/live' })).status).toBe(200);
     expect((await send(service.url, { path: '/health/ready' })).status).toBe(503);
     expect((await call('GET', '/api/v1/scales')).status).toBe(503);
+    // Down for longer than the driver's first connection takes to give up (it then closed
+    // its topology, and every later call failed at once: the app never came up).
+    await new Promise((resolve) => setTimeout(resolve, 4000));
     await database.start();
     await untilReady(service.url, 30_000);
-  });
+  }, 60_000);
 
   it('keeps every acknowledged record and answers 503 quickly while the database is gone', async () => {
     for (let i = 0; i < 20; i += 1) {
