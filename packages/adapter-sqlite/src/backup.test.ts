@@ -1,6 +1,6 @@
 import { creationOf, uniquenessKey, workSchedule } from '@workplan/core';
-import { buildRecord } from '@workplan/testing';
-import { existsSync, writeFileSync } from 'node:fs';
+import { buildRecord, damageTablePage } from '@workplan/testing';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -85,5 +85,40 @@ describe('backupDatabase', () => {
     await expect(backupDatabase(source, notes)).rejects.toSatisfy(
       (error) => SqliteOpenError.is(error) && error.kind === 'notADatabase' && error.path === notes,
     );
+  });
+
+  it('refuses a damaged source, naming it as corrupt, and keeps no copy that would pass for a backup', async () => {
+    const path = files.databasePath();
+    const storage = files.open({ path });
+    await fill(storage, 200);
+    await storage.close();
+    damageTablePage(path, 'work_schedules');
+    const folder = files.folder();
+    const target = join(folder, 'copy.db');
+    await expect(backupDatabase(path, target)).rejects.toSatisfy(
+      (error) => SqliteOpenError.is(error) && error.kind === 'corrupt' && error.path === path && error.message.startsWith(`${path} is corrupt (quick_check: `),
+    );
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('refuses to copy a database onto itself, its link or a file SQLite keeps beside it, leaving every one as it was', async () => {
+    const path = files.databasePath();
+    const storage = files.open({ path });
+    const records = await fill(storage, 3);
+    const link = join(files.folder(), 'link.db');
+    symlinkSync(path, link);
+    const walBefore = readFileSync(`${path}-wal`);
+    for (const target of [path, link, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+      for (const source of [path, storage]) {
+        await expect(backupDatabase(source, target), target).rejects.toSatisfy(
+          (error) =>
+            SqliteOpenError.is(error) && error.kind === 'isSource' && error.path === target &&
+            error.message === `${target} is the database being copied or a file SQLite keeps beside it: name another file for the copy`,
+        );
+      }
+    }
+    expect(readFileSync(`${path}-wal`)).toEqual(walBefore);
+    expect(existsSync(`${path}-journal`)).toBe(false);
+    await expect(storage.repositories.workSchedules.list({ skip: 0, limit: 10 })).resolves.toEqual(records);
   });
 });

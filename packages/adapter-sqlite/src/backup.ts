@@ -1,7 +1,12 @@
-import { dirname, resolve } from 'node:path';
+import { realpathSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { refuseCorrupt } from './file-admission.js';
 import { backup, DatabaseSync } from './node-sqlite.js';
 import { makeFolder } from './make-folder.js';
-import { explainOpenFailure, explainReadFailure } from './open-errors.js';
+import { explainOpenFailure, explainReadFailure, SqliteOpenError } from './open-errors.js';
+
+// The database file itself, and the files SQLite keeps beside it while it is in use.
+const BESIDE = ['', '-wal', '-shm', '-journal'];
 
 // Every page in one step, in one read transaction: between steps, a commit by another
 // connection (a storage's write thread, another process) starts the copy over, so under a
@@ -18,15 +23,39 @@ export interface BackupSource {
  * while the database stays in use; resolves the number of pages copied. From a storage on
  * a file, the file is copied through a connection of the copy's own, so the storage's
  * reads do not wait for it (`:memory:` through the storage's connection). From a path, the
- * file is only read: no migration, nothing written to it. Throws a SqliteOpenError naming
- * the source or the target, whichever was refused.
+ * file is only read: no migration, nothing written to it; and the copy is then checked as
+ * a start checks a file (`quick_check`), so a damaged file is refused as corrupt and leaves
+ * no copy that would pass for a backup (a storage checked its file when it opened it, and
+ * its backup runs in the serving process, where a check of every page would hold up
+ * requests). Throws a SqliteOpenError naming the source or the target, whichever was
+ * refused; a target that is the database itself, or a file SQLite keeps beside it, is
+ * refused before anything is written.
  */
 export async function backupDatabase(source: BackupSource | string, targetPath: string): Promise<number> {
-  return typeof source === 'string' ? copyFile(source, targetPath) : source.backup(targetPath);
+  if (typeof source !== 'string') return source.backup(targetPath);
+  const pages = await copyFile(source, targetPath);
+  keepIfWhole(resolve(targetPath), resolve(source));
+  return pages;
 }
 
-/** Copies the database file at `path` through a read-only connection of its own. */
+/** Removes the copy at `target` if SQLite's check finds it damaged, and says the source is. */
+function keepIfWhole(target: string, source: string): void {
+  try {
+    const copy = new DatabaseSync(target);
+    try {
+      refuseCorrupt(copy, source);
+    } finally {
+      copy.close();
+    }
+  } catch (error) {
+    for (const suffix of BESIDE) rmSync(`${target}${suffix}`, { force: true });
+    throw explainReadFailure(error, source);
+  }
+}
+
+/** Copies the database file at `path` through a read-only connection of its own, never onto that file or one beside it. */
 export async function copyFile(path: string, targetPath: string): Promise<number> {
+  if (isBeside(resolve(path), resolve(targetPath))) throw SqliteOpenError.isSource(resolve(targetPath));
   const db = openSource(resolve(path));
   try {
     return await copyDatabase(db, targetPath);
@@ -61,4 +90,29 @@ export async function copyDatabase(db: DatabaseSync, targetPath: string): Promis
     // SQLite opens the target with no busy timeout of its own.
     throw explainOpenFailure(error, target, 0);
   }
+}
+
+/** Whether writing `target` would write over the database at `source` or a file SQLite keeps beside it, under any name. */
+function isBeside(source: string, target: string): boolean {
+  const [real, realTarget] = [realPathOf(source), realPathOf(target)];
+  return BESIDE.some((suffix) => realTarget === `${real}${suffix}`) || isSameFile(source, target);
+}
+
+/** The path with its links resolved, as far as they exist: a file yet to be made resolves through its folder. */
+function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
+/** Two names of one file (a hard link), when both exist. */
+function isSameFile(one: string, other: string): boolean {
+  const [a, b] = [statSync(one, { throwIfNoEntry: false }), statSync(other, { throwIfNoEntry: false })];
+  return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
 }

@@ -74,7 +74,7 @@ function listed(names: readonly string[], most = 5): string {
  * index matches its table (integrity_check does, at several times the cost); its time grows
  * with the file, as docs/storage.md says. Stopped at the first fault found.
  */
-function refuseCorrupt(db: DatabaseSync, path: string): void {
+export function refuseCorrupt(db: DatabaseSync, path: string): void {
   const verdict = db.prepare('PRAGMA quick_check(1)').get()?.['quick_check'];
   if (verdict !== 'ok') throw SqliteOpenError.corrupt(path, `quick_check: ${String(verdict)}`);
 }

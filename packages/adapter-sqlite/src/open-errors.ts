@@ -1,7 +1,7 @@
 import { isBusy, primaryCodeOf } from './sqlite-errors.js';
 
 /** Why a database file was refused at open, or by a backup. */
-export type SqliteOpenErrorKind = 'newerSchema' | 'notADatabase' | 'foreign' | 'corrupt' | 'unwritable' | 'unreadable' | 'locked';
+export type SqliteOpenErrorKind = 'newerSchema' | 'notADatabase' | 'foreign' | 'corrupt' | 'unwritable' | 'unreadable' | 'locked' | 'isSource';
 
 const brand = Symbol.for('@workplan/adapter-sqlite/SqliteOpenError');
 
@@ -43,6 +43,12 @@ export class SqliteOpenError extends Error {
   /** SQLite's own check found the file damaged (`finding` is its first line). */
   static corrupt(path: string, finding: string, options?: ErrorOptions): SqliteOpenError {
     return new SqliteOpenError('corrupt', path, `${path} is corrupt (${oneLine(finding)}); restore it from a backup`, options);
+  }
+
+  /** A backup's target that is the database being copied, or its journal, write-ahead log or shared memory. */
+  static isSource(target: string): SqliteOpenError {
+    const message = `${target} is the database being copied or a file SQLite keeps beside it: name another file for the copy`;
+    return new SqliteOpenError('isSource', target, message);
   }
 
   /** This process may not write the file or its folder (`denied` says which, with the reason). */

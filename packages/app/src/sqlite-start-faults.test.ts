@@ -146,4 +146,28 @@ describe('SQLite fault 6: the backup command says "backup" and names the file it
     expect(toUnderFile).toBe(`workplan backup failed: ${underFile} cannot be created or written (unable to open database file)`);
     expect(existsSync(join(cwd, 'data', 'workplan.db'))).toBe(true);
   });
+
+  it('a damaged source is named as corrupt, with no copy left that would pass for a backup', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
+    const source = await workplanFile(join(cwd, 'data'));
+    damageTablePage(source, 'work_schedules');
+    const [line = ''] = await backup(cwd, source, 'copy.db');
+    expect(line).toMatch(new RegExp(`^workplan backup failed: ${escaped(source)} is corrupt \\(quick_check: .+\\); restore it from a backup$`));
+    expect(readdirSync(cwd)).toEqual(['data']);
+  });
+
+  it('a target that is the file being copied, or its write-ahead log, is refused before anything is written', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
+    const source = await workplanFile(join(cwd, 'data'));
+    const before = snapshot(join(cwd, 'data'));
+    for (const target of ['data/workplan.db', './data/../data/workplan.db', 'data/workplan.db-wal']) {
+      const named = join(cwd, target);
+      expect(await backup(cwd, source, target)).toEqual([
+        `workplan backup failed: ${named} is the database being copied or a file SQLite keeps beside it: name another file for the copy`,
+      ]);
+    }
+    expect(snapshot(join(cwd, 'data'))).toEqual(before);
+  });
 });
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
