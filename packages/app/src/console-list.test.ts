@@ -104,7 +104,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.getByRole('button', { name: 'Atualizado em', exact: true }).click();
     await expect.poll(() => sortOf('Atualizado em')).toBe('ascending');
     await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=updatedAt'));
-    expect(asked.map((one) => one.searchParams.get('sort'))).toEqual([null, 'title', '-title', 'updatedAt']);
+    expect(asked.map((one) => one.searchParams.get('sort'))).toEqual(['createdAt', 'title', '-title', 'updatedAt']);
   });
 
   it('adds the next page below along the API\'s cursor with "Carregar mais", keeping the rows shown and the focus', async () => {
@@ -253,5 +253,31 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await expectAccessible(page, 'list ordered at 360 px');
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('pages the plain list along a cursor too: a record deleted while no change reaches the page pushes none out of sight', async () => {
+    const made: string[] = [];
+    for (let n = 1; n <= 14; n += 1) made.push((await opened.api.create('scale', `turno ${String(n).padStart(2, '0')}`)).id);
+    const values = async () => (await opened.api.all('scales')).map((record) => record.value);
+    const changes = /\/api\/v1\/changes\b/u;
+    await page.route(changes, (route) => route.abort());
+    try {
+      await page.goto('about:blank');
+      await page.goto(`${opened.url}/console/#/escalas`);
+      const scales = () => rowsOf(page, 'Escalas de trabalho');
+      const shownValues = async () => Promise.all((await scales().all()).map((row) => row.getByRole('cell').first().innerText()));
+      await expect.poll(shownValues).toEqual((await values()).slice(0, 10));
+      const [gone = ''] = made;
+      expect((await opened.api.call('DELETE', `/api/v1/scale/${gone}`)).response.status).toBe(200);
+      await page.getByRole('button', { name: 'Carregar mais' }).click();
+      await expect.poll(() => scales().count()).toBe(15);
+      // The deleted record is still shown (no change told the page); every record there is, is shown once.
+      const shown = await shownValues();
+      expect(shown.filter((value) => value !== 'turno 01')).toEqual(await values());
+      expect(asked.at(-1)?.searchParams.get('after')).toMatch(/^[\w-]+$/u);
+    } finally {
+      await page.unroute(changes);
+      for (const id of made.slice(1)) await opened.api.call('DELETE', `/api/v1/scale/${id}`);
+    }
   });
 });

@@ -30,14 +30,13 @@ export interface RecordList {
   readonly hold: (id: string, held: boolean) => void;
 }
 
-/** The first page of the list `query` asks for, counted. Without a sort the service's own order is kept, paged by `skip`. */
+/**
+ * The first page of the list `query` asks for, counted. The order is always named, the
+ * service's own (`createdAt`) too: its next pages then follow a cursor, not a `skip`, so a
+ * record deleted above them while no change reaches the page pushes none out of sight.
+ */
 function firstPage(resource: ConsoleResource, query: ListQuery, limit: number): PageRequest {
-  return {
-    limit,
-    count: true,
-    ...(query.search === '' ? {} : { q: query.search }),
-    ...(isDefaultOrder(query.order) ? {} : { sort: sortOf(query.order, resource.field) }),
-  };
+  return { limit, count: true, ...(query.search === '' ? {} : { q: query.search }), sort: sortOf(query.order, resource.field) };
 }
 
 /** `read`, with the held rows of `before` that it no longer has put back where they were. */
@@ -154,9 +153,6 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
     removed: (id) => {
       setShown((before) => before.filter((had) => had.id !== id));
       setTotal((count) => (count === undefined ? count : Math.max(0, count - 1)));
-      // Paged by skip, the records after it moved up one place: the next page starts one
-      // earlier. A cursor (after a search or an order) stays where it is.
-      setNext((page) => (page === undefined || page.after !== undefined ? page : { ...page, skip: Math.max(0, (page.skip ?? 0) - 1) }));
     },
     // In the service's own order new records come last: shown at once when the last page
     // is. Under a search or another order, where it belongs is the service's to say.
