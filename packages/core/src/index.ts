@@ -7,6 +7,7 @@ export {
   deletionOf,
   numbered,
   sequenceOf,
+  AFTER_PATTERN,
   updateOf,
   type Change,
   type ChangeAction,

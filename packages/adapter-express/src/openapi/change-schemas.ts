@@ -1,14 +1,9 @@
-import { MAX_CHANGES_LIMIT, MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
+import { AFTER_PATTERN, MAX_CHANGES_LIMIT, MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
 import { type ResourceDescription } from '../resources.js';
 import { EXAMPLE_ID, ref, type Json } from './json.js';
 
 /** A change id: the decimal place of the change in commit order. */
 export const CHANGE_ID_PATTERN = '^[1-9][0-9]*$';
-/**
- * What `after` and `Last-Event-ID` take: a change id, or `0` for the start. The feed takes
- * ids up to 2^53 - 1, which a pattern cannot bound; 15 digits stay below it.
- */
-const AFTER_PATTERN = '^(0|[1-9][0-9]{0,14})$';
 /** Digits of a number from 1 to the feed's largest page, leading zeros allowed as in a path. */
 const LIMIT_PATTERN = `^0*([1-9][0-9]{0,2}|${MAX_CHANGES_LIMIT})$`;
 /** Digits of a number of seconds from 1 to the longest wait. */

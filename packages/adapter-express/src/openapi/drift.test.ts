@@ -198,7 +198,12 @@ describe('every answer agrees with openapi.json', () => {
       await exchange(method, next ?? '');
       await exchange(method, '/api/v1/changes?after=999999&wait=1');
       for (const bad of ['after=x', 'limit=0', 'wait=31', 'after=1&after=1']) await exchange(method, `/api/v1/changes?${bad}`);
+      // The longest id the document's pattern admits is read; one digit more is refused, even below 2^53.
+      expect((await exchange(method, '/api/v1/changes?after=999999999999999')).status).toBe(200);
+      expect((await exchange(method, '/api/v1/changes?after=9007199254740991')).status).toBe(400);
     }
+    // A stream (GET only) starts from Last-Event-ID, held to the same pattern.
+    expect((await exchange('GET', '/api/v1/changes', { headers: { 'last-event-id': '9007199254740991', accept: 'text/event-stream' } })).status).toBe(400);
     const stream = await openEventStream(baseUrl, '/api/v1/changes?limit=1', { key });
     await stream.events(1);
     stream.close();
