@@ -114,6 +114,24 @@ describe('checkedKeySet', () => {
     expect(message).toMatch(/^line 2: the name "FOLHA" is already used by line 1 /u);
   });
 
+  it('refuses a name of accents alone, which shows as nothing in a log or a history', () => {
+    for (const name of ['\u0301\u0301', '\u0327']) {
+      expect(refusalOf(() => parseKeyEntry(`${key} name=${name}`, place))).toBe(`${place}: name must be 1 to 64 letters, digits or . _ - : @`);
+    }
+  });
+
+  it('keeps a name in one form, composed, so the same name typed either way is one name', () => {
+    const decomposed = 'Folhac\u0327a\u0303o';
+    expect(parseKeyEntry(`${key} name=${decomposed}`, place).name).toBe('Folhação');
+    const message = refusalOf(() => checkedKeySet([entry(`${key} name=Folhação`, 'line 1'), entry(`${other} name=${decomposed}`, 'line 2')]));
+    expect(message).toMatch(/^line 2: the name "Folhação" is already used by line 1 /u);
+  });
+
+  it('compares names regardless of case as a search folds it (upper, then lower), so Straße and STRASSE are one name', () => {
+    const message = refusalOf(() => checkedKeySet([entry(`${key} name=Straße`, 'line 1'), entry(`${other} name=STRASSE`, 'line 2')]));
+    expect(message).toMatch(/^line 2: the name "STRASSE" is already used by line 1 /u);
+  });
+
   it('keeps keys of distinct names and roles, in order', () => {
     const set = checkedKeySet([entry(`${key} name=Folha role=read`, 'line 1'), entry(`${other} name=Ponto`, 'line 2')]);
     expect(set.map(({ name, role }) => `${name}:${role}`)).toEqual(['Folha:read', 'Ponto:write']);

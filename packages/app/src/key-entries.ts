@@ -13,7 +13,8 @@ export interface ConfiguredKey extends KeyEntry {
 
 // Names go into log lines, metric labels and history: letters (accented ones included),
 // digits and a few marks that need no quoting anywhere, and never a space, which ends it.
-const NAME = new RegExp(`^[\\p{L}\\p{M}\\p{N}._:@-]{1,${MAX_KEY_NAME_LENGTH}}$`, 'u');
+// An accent only on something: accents alone show as nothing.
+const NAME = new RegExp(`^(?!\\p{M})[\\p{L}\\p{M}\\p{N}._:@-]{1,${MAX_KEY_NAME_LENGTH}}$`, 'u');
 const ROLES: readonly KeyRole[] = ['read', 'write'];
 const ATTRIBUTES = 'name=NAME or role=read|write';
 
@@ -53,8 +54,10 @@ function attributeProblem(word: string, position: number, given: { name?: string
   const value = word.slice(equals + 1);
   if (attribute === 'name') {
     if (given.name !== undefined) return 'name is given twice';
-    if (!NAME.test(value)) return `name must be 1 to ${MAX_KEY_NAME_LENGTH} letters, digits or . _ - : @`;
-    given.name = value;
+    // Composed (NFC): one name typed with its accents apart, or not, is one name in every log.
+    const name = value.normalize('NFC');
+    if (!NAME.test(name)) return `name must be 1 to ${MAX_KEY_NAME_LENGTH} letters, digits or . _ - : @`;
+    given.name = name;
     return undefined;
   }
   if (attribute === 'role') {
@@ -86,7 +89,8 @@ export function checkedKeySet(entries: readonly ConfiguredKey[]): ConfiguredKey[
       }
       continue;
     }
-    const folded = entry.name.toLowerCase();
+    // Upper, then lower case, as a search folds case: `Straße` is `STRASSE`.
+    const folded = entry.name.toUpperCase().toLowerCase();
     const namesake = byName.get(folded);
     if (namesake !== undefined) {
       throw refusal(entry.place, `the name "${entry.name}" is already used by ${namesake.place} (names compare regardless of case): each key needs a name of its own`);
