@@ -37,8 +37,9 @@ interface EntityTag {
 }
 
 // RFC 9110's entity-tag: an optional W/ and a quoted string of visible characters other
-// than the quote, commas included, so a list cannot simply be split at commas.
-const ENTITY_TAG = /\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(?:,|$)/uy;
+// than the quote, commas included, so a list cannot simply be split at commas. Empty list
+// elements before it are passed over, as RFC 9110 (5.6.1.2) asks of a recipient.
+const ENTITY_TAG = /(?:\s*,)*\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(?:,|$)/uy;
 
 /** The tags of a comma-separated list; parsing stops at the first thing that is not a tag. */
 function entityTagsIn(list: string): EntityTag[] {
