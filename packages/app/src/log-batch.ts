@@ -1,18 +1,29 @@
 import { type DestinationStream } from 'pino';
 
-/** What a batch is handed to: pino's own destination (sonic-boom) in practice. */
+/** What a batch is handed to: sonic-boom in practice. */
 export interface LineSink {
   write(data: string): unknown;
   flushSync(): void;
-  /** `error`: a write failed (a full disk); `write`: one succeeded since. */
-  on(event: 'error' | 'write', listener: () => void): unknown;
+  /** `error`: a write failed (a full disk), and what it held waits for the next write; `drain`: everything handed over is written. */
+  on(event: 'error' | 'drain', listener: () => void): unknown;
+  off(event: 'error' | 'drain', listener: () => void): unknown;
 }
+
+/** How long `close` waits for the sink to write the last lines: a log that cannot be written must not hold a shutdown. */
+export const CLOSE_WAIT_MS = 1000;
 
 /**
  * Gathers log lines and hands them to `sink` as one string per batch: when about `maxChars`
- * have gathered, every `flushEveryMs`, and on exit. sonic-boom measures and copies its whole
- * pending buffer on each write, which under load cost more per request line than making the
- * line did (`pnpm bench --profile`); once per batch of many lines, it costs next to nothing.
+ * have gathered, every `flushEveryMs`, and on close or exit. sonic-boom measures and copies
+ * its whole pending buffer on each write, which under load cost more per request line than
+ * making the line did (`pnpm bench --profile`); once per batch of many lines, it costs next
+ * to nothing.
+ *
+ * A log that cannot be written (a full disk) must not stop the service, which an `error`
+ * event with no listener would, nor hold its exit: sonic-boom's `flushSync` tries a write
+ * that fails for want of room again for as long as it fails. So `close` (the end of a
+ * shutdown) waits, a bounded time, for the sink's own writes; only an exit that skipped
+ * `close` flushes synchronously, and not while writes fail.
  */
 export class LineBatch implements DestinationStream {
   readonly #sink: LineSink;
@@ -20,16 +31,14 @@ export class LineBatch implements DestinationStream {
   readonly #interval: NodeJS.Timeout;
   // However the process ends short of SIGKILL, the last lines are written.
   readonly #onExit = (): void => {
-    this.close();
+    this.#stop();
+    if (!this.#failing) this.#sink.flushSync();
   };
   #lines: string[] = [];
   #chars = 0;
-  /**
-   * A write to the sink failed and none succeeded since. The sink keeps what failed and tries
-   * it again with the next write; a log that cannot be written must not stop the service,
-   * which an `error` event with no listener would, nor hold its exit: sonic-boom's
-   * `flushSync` tries a write that fails for want of room again for as long as it fails.
-   */
+  /** Lines handed to the sink that it has not written yet. */
+  #unwritten = false;
+  /** A write to the sink failed, and none has succeeded since. */
   #failing = false;
 
   constructor(sink: LineSink, options: { maxChars: number; flushEveryMs: number }) {
@@ -37,8 +46,9 @@ export class LineBatch implements DestinationStream {
     sink.on('error', () => {
       this.#failing = true;
     });
-    sink.on('write', () => {
+    sink.on('drain', () => {
       this.#failing = false;
+      this.#unwritten = false;
     });
     this.#maxChars = options.maxChars;
     this.#interval = setInterval(() => {
@@ -53,12 +63,26 @@ export class LineBatch implements DestinationStream {
     if (this.#chars >= this.#maxChars) this.flush();
   }
 
-  /** Writes what has gathered, waits for the sink to write it, and stops the interval and exit hook. */
-  close(): void {
-    clearInterval(this.#interval);
-    process.off('exit', this.#onExit);
-    this.flush();
-    if (!this.#failing) this.#sink.flushSync();
+  /**
+   * Hands over what has gathered and resolves once the sink has written everything, or a
+   * write of it failed, or `CLOSE_WAIT_MS` passed; stops the interval and the exit hook.
+   * The sink tries what failed before again with the last lines, so they are written if
+   * there is room again.
+   */
+  async close(): Promise<void> {
+    this.#stop();
+    if (!this.#unwritten) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#sink.off('drain', done);
+        this.#sink.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, CLOSE_WAIT_MS);
+      this.#sink.on('drain', done);
+      this.#sink.on('error', done);
+    });
   }
 
   /** Hands over whatever has gathered. */
@@ -67,6 +91,14 @@ export class LineBatch implements DestinationStream {
     const batch = this.#lines.join('');
     this.#lines = [];
     this.#chars = 0;
+    this.#unwritten = true;
     this.#sink.write(batch);
+  }
+
+  /** Hands over the rest, and stops the interval and the exit hook. */
+  #stop(): void {
+    clearInterval(this.#interval);
+    process.off('exit', this.#onExit);
+    this.flush();
   }
 }

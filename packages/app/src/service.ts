@@ -112,7 +112,7 @@ export async function startService(config: Config): Promise<RunningService> {
       stopWrites();
       await retention?.stop();
       await storage.close();
-      container.get(ids.logOutput)?.close();
+      await container.get(ids.logOutput)?.close();
     },
   };
 }
