@@ -171,6 +171,20 @@ describe('FileFaults', () => {
     expect(reports.map((report) => report.level)).toEqual(['error']);
   });
 
+  it('stays moved until the path names the file again: a later fault or a write that was already running does not hide it', () => {
+    const file = faults();
+    file.noteFailure(fileMovedError({ of: 'companion', what: '-wal deleted' }));
+    file.noteFailure(Object.assign(new Error('disk I/O error'), { errcode: 10 }));
+    expect(file.isMoved).toBe(true);
+    file.noteServing();
+    expect(file.isMoved).toBe(true);
+    advance(10 * PROBE_QUIET_MS);
+    expect(file.shouldProbe(PROBE_QUIET_MS)).toBe(false);
+    file.noteFileBack();
+    expect(file.isMoved).toBe(false);
+    expect(file.isFailing).toBe(false);
+  });
+
   it('refuses every write and read while the path names another file, without running it', async () => {
     const file = faults();
     const db = new DatabaseSync(':memory:');

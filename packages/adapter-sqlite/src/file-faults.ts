@@ -55,10 +55,17 @@ export class FileFaults {
     return sqliteCodeOf(this.#failure) === SQLITE_READONLY_DBMOVED;
   }
 
-  /** Notes a failed call; anything but a fault of the file is left alone. */
+  /**
+   * Notes a failed call; anything but a fault of the file is left alone, and a path that
+   * names another file stays the fault told until it names this one again (`noteFileBack`).
+   */
   noteFailure(error: unknown): void {
     const fault = WorkplanError.is(error) ? error.cause : error;
     if (!isFileFault(fault) || !(fault instanceof Error)) return;
+    if (this.isMoved) {
+      this.#failedSinceTold += 1;
+      return;
+    }
     this.#failure = fault;
     this.#failedAt = this.#now();
     this.#failedSinceTold += 1;
@@ -76,9 +83,19 @@ export class FileFaults {
     return failure !== undefined && !isFileDamage(failure) && !this.isMoved && this.#now() - this.#failedAt >= quietMs;
   }
 
-  /** Notes that the file serves: a write succeeded, or the path names the opened file again. A damaged file does not mend by itself: it stays failing. */
+  /**
+   * Notes that a write succeeded. A damaged file does not mend by itself: it stays failing;
+   * nor does a path that names another file (a write may have begun before it was seen).
+   */
   noteServing(): void {
-    if (this.#failure === undefined || isFileDamage(this.#failure)) return;
+    if (this.#failure === undefined || isFileDamage(this.#failure) || this.isMoved) return;
+    this.#failure = undefined;
+    this.#changed();
+  }
+
+  /** Notes that the path names the opened file again. */
+  noteFileBack(): void {
+    if (!this.isMoved) return;
     this.#failure = undefined;
     this.#changed();
   }

@@ -100,6 +100,38 @@ describe('a storage whose file leaves its path', () => {
     }
   });
 
+  it('keeps copying the -wal into the file while a reader holds part of it back, until every acknowledged write is in the file', async () => {
+    const path = files.databasePath();
+    const storage = files.open({ path });
+    const { workSchedules } = storage.repositories;
+    const insert = (text: string) => workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text })), uniquenessKey(text));
+    await insert('12x36');
+    // Another connection (a long search, a backup, another process) reading from before the next writes.
+    const reader = new DatabaseSync(path, { readOnly: true });
+    files.closeAfter(reader);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM work_schedules').get();
+    await insert('6x1');
+    await insert('5x2');
+    for (const suffix of ['-wal', '-shm']) rmSync(`${path}${suffix}`);
+    await until(async () => !(await storage.isReady()));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    reader.exec('COMMIT');
+    // The next checks copy what the reader held back.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const copy = `${path}.alone`;
+    copyFileSync(path, copy);
+    const alone = new DatabaseSync(copy, { readOnly: true });
+    try {
+      expect(alone.prepare('PRAGMA quick_check').get()).toEqual({ quick_check: 'ok' });
+      const rows = alone.prepare('SELECT "text" FROM work_schedules').all().map((row) => row['text']);
+      expect([...rows].sort()).toEqual(['12x36', '5x2', '6x1']);
+    } finally {
+      alone.close();
+    }
+    expect(await storage.isReady()).toBe(false);
+  });
+
   it('says whether opening made the file', () => {
     const path = files.databasePath();
     expect(files.open({ path }).created).toBe(true);

@@ -93,6 +93,8 @@ export class SqliteStorage {
   readonly #readiness: StatementSync;
   readonly #faults: FileFaults;
   readonly #identityCheck: NodeJS.Timeout | undefined;
+  /** The -wal, gone from its path, has been copied whole into the file. */
+  #walSaved = false;
 
   private constructor(db: DatabaseSync, path: string, threads: Threads, created: boolean, report: (report: StorageReport) => void) {
     this.#db = db;
@@ -170,12 +172,12 @@ export class SqliteStorage {
   #checkIdentity(file: FileIdentity): NodeJS.Timeout {
     const check = setInterval(() => {
       void file.changeAsync().then((change) => {
-        if (change !== undefined && !this.#faults.isMoved) {
-          this.#faults.noteFailure(fileMovedError(change));
-          // Whatever was acknowledged and sits in a -wal gone from its path, into the file, while the process lives.
-          if (change.of === 'companion') this.#saveWal();
-        }
-        if (change === undefined && this.#faults.isMoved) this.#faults.noteServing();
+        if (change !== undefined && !this.#faults.isMoved) this.#faults.noteFailure(fileMovedError(change));
+        // Whatever was acknowledged and sits in a -wal gone from its path goes into the file
+        // while the process lives: tried at every check until all of it is in, since another
+        // connection's read (a search, a backup, another process) can hold part of it back.
+        if (change?.of === 'companion' && !this.#walSaved) this.#walSaved = this.#saveWal();
+        if (change === undefined) this.#faults.noteFileBack();
       });
     }, IDENTITY_CHECK_MS);
     // The check alone must not keep a process alive.
@@ -183,11 +185,13 @@ export class SqliteStorage {
     return check;
   }
 
-  #saveWal(): void {
+  /** Whether the whole -wal is now in the file. */
+  #saveWal(): boolean {
     try {
-      saveWalIntoFile(this.#db, false);
+      return saveWalIntoFile(this.#db, false);
     } catch {
-      // The file cannot be written either: the fault is told already.
+      // The file cannot be written either: the fault is told already; tried again at the next check.
+      return false;
     }
   }
 
