@@ -23,7 +23,7 @@ function corsFor(): RequestHandler {
   return cors({
     origin: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['KEY', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match'],
+    allowedHeaders: ['KEY', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match', 'Last-Event-ID'],
     exposedHeaders: ['ETag', 'Location', 'Link', 'X-Total-Count', 'X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
     preflightContinue: true,
