@@ -155,7 +155,7 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
     const found = await this.#lane.run(() => {
       const walk = new OrderWalk(view, order.descending, after === undefined ? 0 : rankAfter(view, order.descending, after));
       const matches = (entry: Entry): boolean => entry.folded.includes(search);
-      return new SearchScan({ walk, everyEntry, matches, skip: query.skip, limit: query.limit, count });
+      return new SearchScan({ walk, everyEntry, matches, skip: query.skip, limit: query.limit, count, fromStart: after === undefined });
     }, options?.signal);
     const records = found.entries.map((entry) => this.#toRecord(entry));
     return found.total === undefined ? { records } : { records, total: found.total };

@@ -19,6 +19,8 @@ export interface SearchPlan<E extends Ordered> {
   readonly limit: number;
   /** Whether to count every match too. */
   readonly count: boolean;
+  /** The walk starts at the order's first entry (no cursor): if it ends, it has seen every match. */
+  readonly fromStart: boolean;
 }
 
 // Entries looked at between two looks at the clock: reading it costs more than looking at one.
@@ -27,13 +29,15 @@ const ENTRIES_PER_LOOK = 256;
 /**
  * A search through an order: first the page of matches at its place, which ends as soon as
  * the page is full, then, when asked for, the count of every match, in whichever order is
- * cheapest to go through (the count needs none).
+ * cheapest to go through (the count needs none). A page whose walk went from the start to
+ * the end has seen every match (a search that finds few): its count needs no second pass.
  */
 export class SearchScan<E extends Ordered> implements Scan<FoundEntries<E>> {
   readonly #plan: SearchPlan<E>;
   readonly #entries: E[] = [];
   #skipped = 0;
   #pageDone = false;
+  #walkEnded = false;
   #counted = 0;
   #total = 0;
 
@@ -47,6 +51,10 @@ export class SearchScan<E extends Ordered> implements Scan<FoundEntries<E>> {
       if (!this.#pageDone && timeIsUp()) return false;
     }
     if (!this.#plan.count) return true;
+    if (this.#walkEnded && this.#plan.fromStart) {
+      this.#total = this.#skipped + this.#entries.length;
+      return true;
+    }
     while (this.#counted < this.#plan.everyEntry.size) {
       this.#countSome();
       if (this.#counted < this.#plan.everyEntry.size && timeIsUp()) return false;
@@ -64,7 +72,10 @@ export class SearchScan<E extends Ordered> implements Scan<FoundEntries<E>> {
     for (let looked = 0; looked < ENTRIES_PER_LOOK; looked += 1) {
       if (this.#entries.length >= limit) return true;
       const entry = walk.next();
-      if (entry === undefined) return true;
+      if (entry === undefined) {
+        this.#walkEnded = true;
+        return true;
+      }
       if (!matches(entry)) continue;
       if (this.#skipped < skip) this.#skipped += 1;
       else this.#entries.push(entry);
