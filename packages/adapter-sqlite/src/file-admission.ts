@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { SqliteOpenError } from './open-errors.js';
@@ -7,6 +7,26 @@ import { readSchemaVersion, schemaDifference, SCHEMA_VERSION } from './schema.js
 // What a file must be before the storage writes to it (WAL mode rewrites a file's header,
 // a migration adds tables): one this process may write, and either new or workplan's own
 // and sound. Each check only reads, so a refused file stays byte for byte as it was.
+
+/**
+ * Refuses a path that names no file a database can be, before anything is made: a folder,
+ * or one written as such (`given` ending in a separator, which resolving drops), and a
+ * device, a pipe or a socket, which SQLite answers only with an I/O error naming nothing.
+ */
+export function refuseNotAFile(given: string, path: string): void {
+  const stats = statsOf(path);
+  if (/[\\/]$/u.test(given) || stats?.isDirectory() === true) throw SqliteOpenError.notAFile(path, 'a folder');
+  if (stats !== undefined && !stats.isFile()) throw SqliteOpenError.notAFile(path, 'a device, a pipe or a socket');
+}
+
+/** The file's stats, or undefined where it cannot be looked at (missing, under a file): the checks after this one say why. */
+function statsOf(path: string): ReturnType<typeof statSync> {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Refuses a file, or the folder its -wal and -shm files are made in, that this process may

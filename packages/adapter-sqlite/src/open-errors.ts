@@ -1,7 +1,7 @@
 import { isBusy, primaryCodeOf } from './sqlite-errors.js';
 
 /** Why a database file was refused at open, or by a backup. */
-export type SqliteOpenErrorKind = 'newerSchema' | 'notADatabase' | 'foreign' | 'corrupt' | 'unwritable' | 'unreadable' | 'locked' | 'isSource';
+export type SqliteOpenErrorKind = 'newerSchema' | 'notADatabase' | 'foreign' | 'corrupt' | 'unwritable' | 'unreadable' | 'locked' | 'isSource' | 'notAFile';
 
 const brand = Symbol.for('@workplan/adapter-sqlite/SqliteOpenError');
 
@@ -49,6 +49,11 @@ export class SqliteOpenError extends Error {
   static isSource(target: string): SqliteOpenError {
     const message = `${target} is the database being copied or a file SQLite keeps beside it: name another file for the copy`;
     return new SqliteOpenError('isSource', target, message);
+  }
+
+  /** A path that names no file a database can be: a folder (`what`), a device, a pipe or a socket. */
+  static notAFile(path: string, what: string): SqliteOpenError {
+    return new SqliteOpenError('notAFile', path, `${path} is ${what}: give the path of a database file`);
   }
 
   /** This process may not write the file or its folder (`denied` says which, with the reason). */

@@ -1,5 +1,6 @@
 import { creationOf, uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord, damageTablePage } from '@workplan/testing';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -64,10 +65,26 @@ describe('SqliteStorage.open refuses', () => {
     expect(readFileSync(file, 'utf8')).toBe('not a folder');
   });
 
-  it('a path that is a folder', () => {
+  it('a path that is a folder, or is written as one (ending in /), making nothing', () => {
     const path = join(files.folder(), 'folder.db');
     mkdirSync(path);
-    expectRefusal(path, 'unwritable', `${path} cannot be created or written (unable to open database file)`);
+    expectRefusal(path, 'notAFile', `${path} is a folder: give the path of a database file`);
+    const written = join(files.folder(), 'new-folder');
+    let thrown: unknown;
+    try {
+      void SqliteStorage.open({ path: `${written}/` }).close();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toSatisfy((error) => SqliteOpenError.is(error) && error.kind === 'notAFile' && error.message === `${written} is a folder: give the path of a database file`);
+    expect(existsSync(written)).toBe(false);
+  });
+
+  it('a path that is a device or a pipe, which SQLite would only answer with an I/O error', () => {
+    expectRefusal('/dev/null', 'notAFile', '/dev/null is a device, a pipe or a socket: give the path of a database file');
+    const pipe = join(files.folder(), 'pipe.db');
+    execFileSync('mkfifo', [pipe]);
+    expectRefusal(pipe, 'notAFile', `${pipe} is a device, a pipe or a socket: give the path of a database file`);
   });
 
   // Root may write anywhere a permission bit guards, so these use places no one can write:

@@ -8,7 +8,7 @@ import { retryWhileBusy } from './busy-retry.js';
 import { FileFaults, PROBE_QUIET_MS, type StorageReport } from './file-faults.js';
 import { fileMovedError, FileIdentity, saveWalIntoFile } from './file-identity.js';
 import { makeFolder } from './make-folder.js';
-import { admitFile, refuseReadOnly } from './file-admission.js';
+import { admitFile, refuseNotAFile, refuseReadOnly } from './file-admission.js';
 import { explainOpenFailure } from './open-errors.js';
 import { migrate } from './schema.js';
 import { SqliteChangeLog } from './sqlite-change-log.js';
@@ -139,6 +139,7 @@ export class SqliteStorage {
     let reader: SqliteReader | undefined;
     try {
       if (path !== ':memory:') {
+        refuseNotAFile(options.path, path);
         makeFolder(dirname(path));
         refuseReadOnly(path);
       }

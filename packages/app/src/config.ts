@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
 import { DEFAULT_TIMINGS } from '@workplan/webhooks';
 import { checkedKeySet, keyEntriesOf, type ConfiguredKey } from './key-entries.js';
@@ -90,7 +90,7 @@ export function parseConfig(env: Env): Config {
     apiKeys: read(() => apiKeysSetting(env.API_KEYS), []),
     apiKeysFile: blankToUndefined(env.API_KEYS_FILE),
     storage: read(() => oneOf(env, 'STORAGE', STORAGE_KINDS, 'sqlite'), 'sqlite'),
-    sqlitePath: resolve(textSetting(env, 'SQLITE_PATH', DEFAULT_SQLITE_PATH)),
+    sqlitePath: pathSetting(textSetting(env, 'SQLITE_PATH', DEFAULT_SQLITE_PATH)),
     sqliteSynchronous: read(() => oneOf(env, 'SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'normal'), 'normal'),
     sqliteBusyTimeoutMs: read(() => integerSetting(env, 'SQLITE_BUSY_TIMEOUT_MS', 2000, 0, 60_000), 0),
     mongodbUri: read(() => mongodbUriSetting(env), undefined),
@@ -187,6 +187,12 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   const found = allowed.find((value) => value === raw);
   if (found === undefined) throw new Error(`${name} must be one of ${allowed.join(', ')}, not "${raw}"`);
   return found;
+}
+
+/** A path resolved against the working directory, keeping a final separator: the storage refuses one written as a folder. */
+function pathSetting(given: string): string {
+  const resolved = resolve(given);
+  return /[\\/]$/u.test(given) && !resolved.endsWith(sep) ? `${resolved}${sep}` : resolved;
 }
 
 /** Comma-separated origins, each a scheme, host and optional port, as browsers send them. */

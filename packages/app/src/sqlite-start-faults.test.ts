@@ -104,6 +104,20 @@ describe('the app refuses at start a SQLite file it must not or cannot use, in o
     expect(snapshot(folder)).toEqual(before);
   });
 
+  it('a SQLITE_PATH that names a folder (also written as one, ending in /) or a device is refused in one line naming it, making nothing', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
+    const folder = join(cwd, 'newdir');
+    for (const [given, named, what] of [
+      ['newdir/', folder, 'a folder'],
+      [cwd, cwd, 'a folder'],
+      ['/dev/null', '/dev/null', 'a device, a pipe or a socket'],
+    ] as const) {
+      const outcome = await outcomeOf(run(cwd, { SQLITE_PATH: given }));
+      expect(outcome).toEqual({ code: 1, lines: [`workplan did not start: ${named} is ${what}: give the path of a database file`] });
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('SQLite fault 5: a workplan file with a damaged page is refused as corrupt, unchanged', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
     const path = await workplanFile(folder);
