@@ -96,6 +96,27 @@ describe('errors', () => {
   });
 });
 
+describe('a client made wrong', () => {
+  it('is refused when made, not retried as a lost network: a baseUrl that is no absolute http(s) URL, a key that is not visible ASCII', () => {
+    for (const baseUrl of ['127.0.0.1:3000', 'localhost', '/api', 'ftp://127.0.0.1/']) {
+      expect(() => createClient({ baseUrl, key }), baseUrl).toThrow(new TypeError(`baseUrl must be an absolute http or https URL, such as http://127.0.0.1:3000 (given: ${JSON.stringify(baseUrl)})`));
+    }
+    for (const wrong of ['chave-ção-€-1234567890', 'with space-0123456789', 'line\nbreak-0123456789']) {
+      expect(() => createClient({ baseUrl: service.url, key: wrong })).toThrow(new TypeError('key must be visible ASCII (! to ~), as the service\'s keys are'));
+    }
+    expect(() => createClient({ baseUrl: 'https://workplan.example/', key: '' })).not.toThrow();
+  });
+
+  it('refuses an id a URL would take as a step in the path, which would reach another route', async () => {
+    for (const id of ['.', '..']) {
+      await expect(client.scales.find(id)).rejects.toThrow(new TypeError(`the id ${JSON.stringify(id)} cannot be sent in a URL path (no record the service made has it)`));
+      await expect(client.costCenters.update(id, { title: 'x' })).rejects.toThrow(TypeError);
+      await expect(client.costCenters.delete(id)).rejects.toThrow(TypeError);
+    }
+    await expect(client.scales.find('...')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  });
+});
+
 describe('pages', () => {
   it('says which page follows, from the answer\'s Link: rel="next", and walks every page to the end', async () => {
     const made = [];
@@ -113,6 +134,19 @@ describe('pages', () => {
     for await (const page of client.costCenters.pages({ limit: 2 })) walked.push(page.records.map((r) => r.id));
     expect(walked.flat()).toEqual(all);
     expect(walked).toHaveLength(Math.ceil(all.length / 2));
+  });
+
+  it('walks a plain list along a cursor: a record deleted behind the walk pushes none out of sight', async () => {
+    const made = [];
+    for (let n = 0; n < 6; n += 1) made.push(await client.scales.create({ value: `turno andado ${n}` }));
+    const before = (await client.scales.list()).map((r) => r.id);
+    const seen: string[] = [];
+    for await (const page of client.scales.pages({ limit: 2 })) {
+      if (seen.length === 0) await client.scales.delete(page.records[0]?.id ?? '');
+      seen.push(...page.records.map((r) => r.id));
+    }
+    expect(seen).toEqual(before);
+    for (const record of made) await client.scales.delete(record.id).catch(() => undefined);
   });
 
   it('follows next past the service\'s largest page when no page is given', async () => {

@@ -39,7 +39,11 @@ export interface ResourceClient<F extends string> {
   list(page?: PageRequest<F>, options?: CallOptions): Promise<WorkplanRecord<F>[]>;
   /** Like `list`, with the page that follows it, and the total when `count` is asked for. */
   listPage(page?: PageRequest<F>, options?: CallOptions): Promise<Page<F>>;
-  /** Every page from `first` (the service's largest when left out), following `next` to the end, the search and order kept. */
+  /**
+   * Every page from `first` (the service's largest when left out), following `next` to the
+   * end, the search and order kept; a cursor's `next` even without a `sort`, which is then
+   * `createdAt`, the plain list's order.
+   */
   pages(first?: PageRequest<F>, options?: CallOptions): AsyncGenerator<Page<F>, void>;
   /** Deletes the record; rejects with code `NOT_FOUND` when there is none; with `ifMatch`, only while it is unchanged. */
   delete(id: string, options?: WriteOptions<F>): Promise<void>;
@@ -72,7 +76,11 @@ interface ResourcePaths {
 
 /** One implementation for every resource: only the paths differ. */
 export function resourceClient<F extends string>(send: Transport, { singular, plural }: ResourcePaths, defaults: CallDefaults = {}): ResourceClient<F> {
-  const one = (id: string) => `/api/v1/${singular}/${encodeURIComponent(id)}`;
+  const one = (id: string) => {
+    // A URL takes `.` and `..` (even as %2E) as steps in the path, not as an id: the call would reach another route.
+    if (id === '.' || id === '..') throw new TypeError(`the id ${JSON.stringify(id)} cannot be sent in a URL path (no record the service made has it)`);
+    return `/api/v1/${singular}/${encodeURIComponent(id)}`;
+  };
   const call = (options: CallOptions | undefined, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     withCallPolicies((signal) => send(method, path, body, headers, signal), options, defaults);
   // The service returns what the document's schema for F says; the transport checked the envelope.
@@ -90,11 +98,13 @@ export function resourceClient<F extends string>(send: Transport, { singular, pl
   return {
     create: (input, options) => record(call(options, 'POST', `/api/v1/${singular}`, input)),
     update: async (id, input, options) => record(call(options, 'PUT', one(id), input, ifMatchHeader(options))),
-    find: (id, options) => record(call(options, 'GET', one(id))),
+    find: async (id, options) => record(call(options, 'GET', one(id))),
     list: async (page, options) => (await listPage(page, options)).records,
     listPage,
     pages: async function* (first, options) {
-      let page = await listPage(first, options);
+      // The plain list's own order named: its next pages then follow a cursor, not a skip, so
+      // a record deleted behind the walk pushes none out of sight.
+      let page = await listPage(first?.after === undefined && first?.sort === undefined ? { ...first, sort: 'createdAt' } : first, options);
       yield page;
       while (page.next !== undefined) {
         page = await listPage(page.next, options);

@@ -25,6 +25,12 @@ export type Transport = (
 /** A transport over `fetch` sending `KEY` and answering the envelope's `data`, or throwing its error. */
 export function fetchTransport(baseUrl: string, key: string, fetchImpl?: typeof fetch): Transport {
   const base = baseUrl.replace(/\/+$/u, '');
+  // Refused here, once: fetch would reject every call with a TypeError, which reads as a lost
+  // network, and a follower would try again for ever.
+  if (!isHttpUrl(base)) {
+    throw new TypeError(`baseUrl must be an absolute http or https URL, such as http://127.0.0.1:3000 (given: ${JSON.stringify(baseUrl)})`);
+  }
+  if (!/^[\x21-\x7e]*$/u.test(key)) throw new TypeError("key must be visible ASCII (! to ~), as the service's keys are");
   // Looked up per call, and called unbound: a browser's fetch refuses another `this`.
   const send = fetchImpl ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   return async (method, path, body, extra = {}, signal) => {
@@ -38,6 +44,15 @@ export function fetchTransport(baseUrl: string, key: string, fetchImpl?: typeof 
     if (response.ok && envelope?.success === true) return answerOf(envelope.data, response.headers);
     throw failureOf(response, envelope);
   };
+}
+
+/** Whether `text` is an absolute http or https URL (`URL.canParse` and `URL.parse` are too new for some browsers the client serves). */
+function isHttpUrl(text: string): boolean {
+  try {
+    return /^https?:$/u.test(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function answerOf(data: unknown, headers: Headers): TransportAnswer {
