@@ -75,6 +75,11 @@ describe('the console, in Chromium', { timeout: 30_000 }, () => {
       const refusal = page.getByRole('alert');
       await expect.poll(() => refusal.innerText()).toContain('Não foi possível retornar as escalas de trabalho.');
       expect(await refusal.innerText()).toContain('Chave de API ausente ou inválida.');
+      // A key no service holds (an accent, a space inside): said so, not taken for a lost connection.
+      await page.getByLabel('Chave de API').fill('chave com acentuação 0123');
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      await expect.poll(() => refusal.innerText()).toContain('A chave não foi aceita. Confira e digite de novo.');
+      expect(await refusal.innerText()).toContain('Uma chave tem só letras sem acento, números e sinais, sem espaços.');
 
       await page.getByLabel('Chave de API').fill(consoleKey);
       const sent = page.waitForRequest((request) => request.url().includes('/api/v1/scales/'));

@@ -25,6 +25,12 @@ export function KeyForm({ refusal, returning, onKey }: Props) {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (checking) return;
+    // The client refuses such a key before any call, with an error that reads as a lost connection.
+    if (!/^[\x21-\x7e]+$/u.test(key.trim())) {
+      setFailure({ message: words.key.notVisibleAscii, detail: '', unauthorized: true });
+      field.current?.focus();
+      return;
+    }
     setChecking(true);
     setFailure(undefined);
     try {
@@ -39,7 +45,7 @@ export function KeyForm({ refusal, returning, onKey }: Props) {
     }
   };
 
-  const shown = failure?.unauthorized === true ? { ...failure, detail: `${failure.detail} ${words.key.wrong}` } : failure;
+  const shown = failure?.unauthorized === true ? { ...failure, detail: [failure.detail, words.key.wrong].filter((part) => part !== '').join(' ') } : failure;
   return (
     <main class="key-screen">
       <h1>

@@ -58,6 +58,7 @@ export const words = {
     submit: 'Entrar',
     checking: 'Verificando a chave…',
     wrong: 'A chave não foi aceita. Confira e digite de novo.',
+    notVisibleAscii: 'Uma chave tem só letras sem acento, números e sinais, sem espaços.',
   },
   signOut: 'Sair',
 
