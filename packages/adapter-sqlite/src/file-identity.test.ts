@@ -132,6 +132,31 @@ describe('a storage whose file leaves its path', () => {
     expect(await storage.isReady()).toBe(false);
   });
 
+  it('copies the -wal again when it is deleted after it went away and came back: the writes made between are in the file', async () => {
+    const path = files.databasePath();
+    const storage = files.open({ path });
+    const { workSchedules } = storage.repositories;
+    const insert = (text: string) => workSchedules.insert(creationOf(workSchedule, buildRecord(workSchedule, { text })), uniquenessKey(text));
+    await insert('12x36');
+    renameSync(`${path}-wal`, `${path}-wal.away`);
+    await until(async () => !(await storage.isReady()));
+    renameSync(`${path}-wal.away`, `${path}-wal`);
+    await until(() => storage.isReady());
+    await insert('6x1');
+    rmSync(`${path}-wal`);
+    await until(async () => !(await storage.isReady()));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const copy = `${path}.alone`;
+    copyFileSync(path, copy);
+    const alone = new DatabaseSync(copy, { readOnly: true });
+    try {
+      const rows = alone.prepare('SELECT "text" FROM work_schedules').all().map((row) => row['text']);
+      expect([...rows].sort()).toEqual(['12x36', '6x1']);
+    } finally {
+      alone.close();
+    }
+  });
+
   it('says whether opening made the file', () => {
     const path = files.databasePath();
     expect(files.open({ path }).created).toBe(true);

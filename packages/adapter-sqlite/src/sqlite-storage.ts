@@ -93,7 +93,7 @@ export class SqliteStorage {
   readonly #readiness: StatementSync;
   readonly #faults: FileFaults;
   readonly #identityCheck: NodeJS.Timeout | undefined;
-  /** The -wal, gone from its path, has been copied whole into the file. */
+  /** The -wal, gone from its path, has been copied whole into the file since it was last found there. */
   #walSaved = false;
 
   private constructor(db: DatabaseSync, path: string, threads: Threads, created: boolean, report: (report: StorageReport) => void) {
@@ -178,7 +178,11 @@ export class SqliteStorage {
         // while the process lives: tried at every check until all of it is in, since another
         // connection's read (a search, a backup, another process) can hold part of it back.
         if (change?.of === 'companion' && !this.#walSaved) this.#walSaved = this.#saveWal();
-        if (change === undefined) this.#faults.noteFileBack();
+        if (change === undefined) {
+          this.#faults.noteFileBack();
+          // Back where it was, the -wal takes writes again: a later loss of it has them to copy.
+          this.#walSaved = false;
+        }
       });
     }, IDENTITY_CHECK_MS);
     // The check alone must not keep a process alive.
