@@ -30,7 +30,7 @@ export function useAppStorage(): (env: () => Record<string, string>) => StorageF
       // As the service closes: the storage, then the log it may have written to.
       closers.push(async () => {
         await storage.close();
-        container.get(ids.logOutput)?.close();
+        await container.get(ids.logOutput)?.close();
       });
       storage.open();
       await untilReady(storage);
