@@ -109,6 +109,23 @@ describe('LineBatch', () => {
     await closing;
   });
 
+  it('on close asks a sink whose last write failed to try it again, also when no line came since, and waits for it', async () => {
+    const sink = recordingSink();
+    const batch = new LineBatch(sink, { maxChars: 1000, flushEveryMs: 60_000 });
+    batch.write('before the disk filled\n');
+    batch.flush();
+    sink.emit('error');
+    let closed = false;
+    const closing = batch.close().then(() => {
+      closed = true;
+    });
+    expect(sink.writes).toEqual(['before the disk filled\n', '']);
+    await Promise.resolve();
+    expect(closed).toBe(false);
+    sink.emit('drain');
+    await closing;
+  });
+
   it('on close waits no longer than its limit for a sink that never answers, and at once when nothing is unwritten', async () => {
     vi.useFakeTimers();
     const sink = recordingSink();

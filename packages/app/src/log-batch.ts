@@ -9,8 +9,13 @@ export interface LineSink {
   off(event: 'error' | 'drain', listener: () => void): unknown;
 }
 
-/** How long `close` waits for the sink to write the last lines: a log that cannot be written must not hold a shutdown. */
-export const CLOSE_WAIT_MS = 1000;
+/**
+ * How long `close` waits for the sink to write the last lines: long enough for a log reader
+ * that stalls a moment (a shipper's hiccup, a paused terminal), short enough that a log that
+ * cannot be written does not hold a shutdown past an orchestrator's grace (30 s by default)
+ * after SHUTDOWN_TIMEOUT_MS (10 s by default).
+ */
+export const CLOSE_WAIT_MS = 5000;
 
 /**
  * Gathers log lines and hands them to `sink` as one string per batch: when about `maxChars`
@@ -66,12 +71,14 @@ export class LineBatch implements DestinationStream {
   /**
    * Hands over what has gathered and resolves once the sink has written everything, or a
    * write of it failed, or `CLOSE_WAIT_MS` passed; stops the interval and the exit hook.
-   * The sink tries what failed before again with the last lines, so they are written if
-   * there is room again.
+   * The sink tries what failed before again, so it is written if there is room again.
    */
   async close(): Promise<void> {
+    const handed = this.#lines.length > 0;
     this.#stop();
     if (!this.#unwritten) return;
+    // A failed write is tried again only with the next one: an empty one, if no line came since.
+    if (this.#failing && !handed) this.#sink.write('');
     await new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
