@@ -1,6 +1,6 @@
 import { creationOf, uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord, damageTablePage } from '@workplan/testing';
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -108,7 +108,13 @@ describe('backupDatabase', () => {
     const link = join(files.folder(), 'link.db');
     symlinkSync(path, link);
     const walBefore = readFileSync(`${path}-wal`);
-    for (const target of [path, link, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    // A link to a file SQLite keeps beside it that is not there yet: SQLite would follow it.
+    const dangling = join(files.folder(), 'dangling.db');
+    symlinkSync(`${path}-journal`, dangling);
+    // Another name of the -wal itself.
+    const hard = join(files.folder(), 'hard.db');
+    linkSync(`${path}-wal`, hard);
+    for (const target of [path, link, `${path}-wal`, `${path}-shm`, `${path}-journal`, dangling, hard]) {
       for (const source of [path, storage]) {
         await expect(backupDatabase(source, target), target).rejects.toSatisfy(
           (error) =>

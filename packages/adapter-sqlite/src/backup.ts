@@ -1,4 +1,4 @@
-import { realpathSync, rmSync, statSync } from 'node:fs';
+import { readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { refuseCorrupt } from './file-admission.js';
 import { backup, DatabaseSync } from './node-sqlite.js';
@@ -95,19 +95,36 @@ export async function copyDatabase(db: DatabaseSync, targetPath: string): Promis
 /** Whether writing `target` would write over the database at `source` or a file SQLite keeps beside it, under any name. */
 function isBeside(source: string, target: string): boolean {
   const [real, realTarget] = [realPathOf(source), realPathOf(target)];
-  return BESIDE.some((suffix) => realTarget === `${real}${suffix}`) || isSameFile(source, target);
+  return BESIDE.some((suffix) => realTarget === `${real}${suffix}` || isSameFile(`${source}${suffix}`, target));
 }
 
-/** The path with its links resolved, as far as they exist: a file yet to be made resolves through its folder. */
-function realPathOf(path: string): string {
+/**
+ * The path with its links resolved, as far as they exist: a file yet to be made resolves
+ * through its folder, and a link to one (which SQLite would follow) through its target.
+ */
+function realPathOf(path: string, hops = 0): string {
   try {
     return realpathSync(path);
   } catch {
+    const target = hops < MAX_LINK_HOPS ? linkTargetOf(path) : undefined;
+    if (target !== undefined) return realPathOf(resolve(dirname(path), target), hops + 1);
     try {
       return join(realpathSync(dirname(path)), basename(path));
     } catch {
       return path;
     }
+  }
+}
+
+// As the system's own limit on links followed (Linux's is 40).
+const MAX_LINK_HOPS = 40;
+
+/** What the link at `path` names, or undefined when `path` is no link. */
+function linkTargetOf(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
   }
 }
 
