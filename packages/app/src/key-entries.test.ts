@@ -130,6 +130,9 @@ describe('checkedKeySet', () => {
   it('compares names regardless of case as a search folds it (upper, then lower), so Straße and STRASSE are one name', () => {
     const message = refusalOf(() => checkedKeySet([entry(`${key} name=Straße`, 'line 1'), entry(`${other} name=STRASSE`, 'line 2')]));
     expect(message).toMatch(/^line 2: the name "STRASSE" is already used by line 1 /u);
+    // Case folding can take a letter apart: the folded names are composed again before they are compared.
+    const greek = refusalOf(() => checkedKeySet([entry(`${key} name=\u0390`, 'line 1'), entry(`${other} name=\u03AA\u0301`, 'line 2')]));
+    expect(greek).toMatch(/^line 2: the name ".+" is already used by line 1 /u);
   });
 
   it('keeps keys of distinct names and roles, in order', () => {

@@ -89,8 +89,8 @@ export function checkedKeySet(entries: readonly ConfiguredKey[]): ConfiguredKey[
       }
       continue;
     }
-    // Upper, then lower case, as a search folds case: `Straße` is `STRASSE`.
-    const folded = entry.name.toUpperCase().toLowerCase();
+    // Upper, then lower case, as a search folds case (`Straße` is `STRASSE`), composed again.
+    const folded = entry.name.toUpperCase().toLowerCase().normalize('NFC');
     const namesake = byName.get(folded);
     if (namesake !== undefined) {
       throw refusal(entry.place, `the name "${entry.name}" is already used by ${namesake.place} (names compare regardless of case): each key needs a name of its own`);
