@@ -20,6 +20,12 @@ export interface StorageLifecycle {
    */
   stopWrites?(): void;
   close(): Promise<void>;
+  /**
+   * Closes the storage after a start failed before serving, and removes what this start
+   * made (a new SQLite file): left there empty, a later start would take it for the
+   * operator's and not say that it made it.
+   */
+  discardStart?(): Promise<void>;
 }
 
 /** The service identifiers of the container, one per port or part. */

@@ -70,7 +70,13 @@ export async function startService(config: Config): Promise<RunningService> {
   server.keepAliveTimeout = 65_000;
   const drain = drainable(server);
   server.listen(config.port, config.host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    await retention?.stop();
+    await (storage.discardStart === undefined ? storage.close() : storage.discardStart());
+    throw error;
+  }
   await webhooks?.deliverTo(subscriptions);
   return {
     url: urlOf(server),

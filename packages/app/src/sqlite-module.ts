@@ -1,4 +1,5 @@
 // Its own module, like MongoDB's: node:sqlite is loaded only by a process that uses it.
+import { rmSync } from 'node:fs';
 import { SqliteStorage } from '@workplan/adapter-sqlite';
 import { ContainerModule } from 'inversify';
 import { type Logger } from 'pino';
@@ -38,6 +39,10 @@ export function sqliteStorageModule(config: Config): ContainerModule {
             storage.stopWrites();
           },
           close: () => storage.close(),
+          discardStart: async () => {
+            await storage.close();
+            if (storage.created) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storage.path}${suffix}`, { force: true });
+          },
         };
       },
       [ids.logger],

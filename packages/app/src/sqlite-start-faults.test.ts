@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { damageTablePage, runApp, send, type AppProcess, type RunOptions } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -116,6 +117,21 @@ describe('the app refuses at start a SQLite file it must not or cannot use, in o
       expect(outcome).toEqual({ code: 1, lines: [`workplan did not start: ${named} is ${what}: give the path of a database file`] });
     }
     expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('a start that made the file and then cannot listen (the port taken) leaves no file, so the next start says again that it makes one', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const outcome = await outcomeOf(run(cwd, { SQLITE_PATH: join(cwd, 'new.db'), PORT: String(port) }));
+      expect(outcome).toMatchObject({ code: 1 });
+      expect(outcome === 'started' ? [] : outcome.lines).toContainEqual(expect.stringMatching(/^workplan did not start: .*EADDRINUSE/u));
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      taken.close();
+    }
   });
 
   it('SQLite fault 5: a workplan file with a damaged page is refused as corrupt, unchanged', async () => {
