@@ -87,6 +87,20 @@ describe('backupDatabase', () => {
     );
   });
 
+  it('refuses a source or a target that is a folder or is written as one (ending in /), and makes nothing', async () => {
+    const source = files.databasePath();
+    await files.open({ path: source }).close();
+    const folder = files.folder();
+    const refusedAs = (path: string, what: string) => (error: unknown) =>
+      SqliteOpenError.is(error) && error.kind === 'notAFile' && error.path === path && error.message === `${path} is ${what}: give the path of a database file`;
+    await expect(backupDatabase(`${source}/`, join(folder, 'copy.db'))).rejects.toSatisfy(refusedAs(`${source}/`, 'written as a folder'));
+    await expect(backupDatabase(source, `${folder}/copy.db/`)).rejects.toSatisfy(refusedAs(`${folder}/copy.db/`, 'written as a folder'));
+    await expect(backupDatabase(source, folder)).rejects.toSatisfy(refusedAs(folder, 'a folder'));
+    const storage = files.open({ path: ':memory:' });
+    await expect(backupDatabase(storage, `${folder}/copy.db/`)).rejects.toSatisfy(refusedAs(`${folder}/copy.db/`, 'written as a folder'));
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
   it('refuses a damaged source, naming it as corrupt, and keeps no copy that would pass for a backup', async () => {
     const path = files.databasePath();
     const storage = files.open({ path });

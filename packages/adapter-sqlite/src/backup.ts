@@ -1,12 +1,10 @@
-import { readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { refuseCorrupt } from './file-admission.js';
+import { DATABASE_FILES, removeDatabase } from './database-files.js';
+import { refuseCorrupt, refuseNotAFile } from './file-admission.js';
 import { backup, DatabaseSync } from './node-sqlite.js';
 import { makeFolder } from './make-folder.js';
 import { explainOpenFailure, explainReadFailure, SqliteOpenError } from './open-errors.js';
-
-// The database file itself, and the files SQLite keeps beside it while it is in use.
-const BESIDE = ['', '-wal', '-shm', '-journal'];
 
 // Every page in one step, in one read transaction: between steps, a commit by another
 // connection (a storage's write thread, another process) starts the copy over, so under a
@@ -48,13 +46,16 @@ function keepIfWhole(target: string, source: string): void {
       copy.close();
     }
   } catch (error) {
-    for (const suffix of BESIDE) rmSync(`${target}${suffix}`, { force: true });
+    removeDatabase(target);
     throw explainReadFailure(error, source);
   }
 }
 
 /** Copies the database file at `path` through a read-only connection of its own, never onto that file or one beside it. */
 export async function copyFile(path: string, targetPath: string): Promise<number> {
+  // Both before the source is opened: a read-only connection may leave a -shm beside it.
+  refuseNotAFile(path);
+  refuseNotAFile(targetPath);
   if (isBeside(resolve(path), resolve(targetPath))) throw SqliteOpenError.isSource(resolve(targetPath));
   const db = openSource(resolve(path));
   try {
@@ -82,6 +83,7 @@ function openSource(path: string): DatabaseSync {
 
 /** Copies an open connection's main database to `targetPath`, making its folder when missing. */
 export async function copyDatabase(db: DatabaseSync, targetPath: string): Promise<number> {
+  refuseNotAFile(targetPath);
   const target = resolve(targetPath);
   try {
     makeFolder(dirname(target));
@@ -95,7 +97,7 @@ export async function copyDatabase(db: DatabaseSync, targetPath: string): Promis
 /** Whether writing `target` would write over the database at `source` or a file SQLite keeps beside it, under any name. */
 function isBeside(source: string, target: string): boolean {
   const [real, realTarget] = [realPathOf(source), realPathOf(target)];
-  return BESIDE.some((suffix) => realTarget === `${real}${suffix}` || isSameFile(`${source}${suffix}`, target));
+  return DATABASE_FILES.some((suffix) => realTarget === `${real}${suffix}` || isSameFile(`${source}${suffix}`, target));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { SqliteOpenError } from './open-errors.js';
 import { readSchemaVersion, schemaDifference, SCHEMA_VERSION } from './schema.js';
@@ -9,14 +9,22 @@ import { readSchemaVersion, schemaDifference, SCHEMA_VERSION } from './schema.js
 // and sound. Each check only reads, so a refused file stays byte for byte as it was.
 
 /**
- * Refuses a path that names no file a database can be, before anything is made: a folder,
- * or one written as such (`given` ending in a separator, which resolving drops), and a
- * device, a pipe or a socket, which SQLite answers only with an I/O error naming nothing.
+ * Refuses a path that names no file a database can be, before anything is made: one
+ * written as a folder (ending in a separator, which resolving would drop, making a file of
+ * that name), a folder, and a device, a pipe or a socket, which SQLite answers only with
+ * an I/O error naming nothing.
  */
-export function refuseNotAFile(given: string, path: string): void {
+export function refuseNotAFile(given: string): void {
+  const path = resolve(given);
+  if (writtenAsFolder(given)) throw SqliteOpenError.notAFile(join(path, sep), 'written as a folder');
   const stats = statsOf(path);
-  if (/[\\/]$/u.test(given) || stats?.isDirectory() === true) throw SqliteOpenError.notAFile(path, 'a folder');
+  if (stats?.isDirectory() === true) throw SqliteOpenError.notAFile(path, 'a folder');
   if (stats !== undefined && !stats.isFile()) throw SqliteOpenError.notAFile(path, 'a device, a pipe or a socket');
+}
+
+/** `/` ends a folder's name everywhere; `\\` only where it is the platform's separator (a letter of a file name on Linux). */
+function writtenAsFolder(given: string): boolean {
+  return given.endsWith('/') || given.endsWith(sep);
 }
 
 /** The file's stats, or undefined where it cannot be looked at (missing, under a file): the checks after this one say why. */

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { WAL_FILES } from './database-files.js';
 import { SQLITE_READONLY_DBMOVED, sqliteFailure } from './sqlite-errors.js';
 
 /** Which file a path names: its device and inode, `undefined` when nothing is there. */
@@ -8,9 +9,6 @@ type Identity = `${bigint}:${bigint}` | undefined;
 function identityOf(stats: { dev: bigint; ino: bigint }): Identity {
   return `${stats.dev}:${stats.ino}`;
 }
-
-/** The files SQLite keeps beside a database in WAL mode, for as long as a connection is open. */
-const COMPANIONS = ['-wal', '-shm'] as const;
 
 /**
  * What a check found no longer as opened: the file itself (`file`), or only a file beside it
@@ -47,14 +45,14 @@ export class FileIdentity {
 
   /** The same, without holding the calling thread. */
   async changeAsync(): Promise<FileChange> {
-    const paths = [this.#path, ...COMPANIONS.map((suffix) => `${this.#path}${suffix}`)];
+    const paths = [this.#path, ...WAL_FILES.map((suffix) => `${this.#path}${suffix}`)];
     const found = new Map(await Promise.all(paths.map(async (path) => [path, await stat(path, { bigint: true }).then(identityOf, () => undefined)] as const)));
     return this.#compare((path) => found.get(path));
   }
 
   #compare(identityAt: (path: string) => Identity): FileChange {
     if (this.#opened === undefined || identityAt(this.#path) !== this.#opened) return { of: 'file', what: 'deleted or replaced while in use' };
-    for (const suffix of COMPANIONS) {
+    for (const suffix of WAL_FILES) {
       const now = identityAt(`${this.#path}${suffix}`);
       const seen = this.#companions.get(suffix);
       if (seen === undefined) {

@@ -2,7 +2,7 @@ import { creationOf, uniquenessKey, workSchedule } from '@workplan/core';
 import { buildRecord, damageTablePage } from '@workplan/testing';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SqliteOpenError, type SqliteOpenErrorKind } from './open-errors.js';
@@ -65,19 +65,24 @@ describe('SqliteStorage.open refuses', () => {
     expect(readFileSync(file, 'utf8')).toBe('not a folder');
   });
 
-  it('a path that is a folder, or is written as one (ending in /), making nothing', () => {
+  it('a path that is a folder, or is written as one (ending in /), making nothing and changing nothing', () => {
     const path = join(files.folder(), 'folder.db');
     mkdirSync(path);
     expectRefusal(path, 'notAFile', `${path} is a folder: give the path of a database file`);
     const written = join(files.folder(), 'new-folder');
-    let thrown: unknown;
-    try {
-      void SqliteStorage.open({ path: `${written}/` }).close();
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toSatisfy((error) => SqliteOpenError.is(error) && error.kind === 'notAFile' && error.message === `${written} is a folder: give the path of a database file`);
+    expectRefusal(`${written}/`, 'notAFile', `${written}/ is written as a folder: give the path of a database file`);
     expect(existsSync(written)).toBe(false);
+    // A file named as a folder is no folder: the path is what is wrong.
+    const file = join(files.folder(), 'rel.db');
+    writeFileSync(file, 'kept');
+    expectRefusal(`${file}/`, 'notAFile', `${file}/ is written as a folder: give the path of a database file`);
+    expect(readFileSync(file, 'utf8')).toBe('kept');
+  });
+
+  it.runIf(sep === '/')('a path ending in a backslash, which names a file where / is the only separator', async () => {
+    const path = join(files.folder(), 'odd.db\\');
+    await SqliteStorage.open({ path }).close();
+    expect(readdirSync(dirname(path))).toContain('odd.db\\');
   });
 
   it('a path that is a device or a pipe, which SQLite would only answer with an I/O error', () => {

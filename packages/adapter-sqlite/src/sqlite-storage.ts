@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import { DatabaseSync } from './node-sqlite.js';
 import { copyDatabase, copyFile } from './backup.js';
+import { removeDatabase } from './database-files.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { FileFaults, PROBE_QUIET_MS, type StorageReport } from './file-faults.js';
 import { fileMovedError, FileIdentity, saveWalIntoFile } from './file-identity.js';
@@ -139,7 +140,7 @@ export class SqliteStorage {
     let reader: SqliteReader | undefined;
     try {
       if (path !== ':memory:') {
-        refuseNotAFile(options.path, path);
+        refuseNotAFile(options.path);
         makeFolder(dirname(path));
         refuseReadOnly(path);
       }
@@ -243,6 +244,16 @@ export class SqliteStorage {
   async backup(targetPath: string): Promise<number> {
     // A file through a connection of its own, so this one's reads do not wait for the copy.
     return this.path === ':memory:' ? copyDatabase(this.#db, targetPath) : copyFile(this.path, targetPath);
+  }
+
+  /**
+   * Closes the storage and, if opening it made the database, removes what it made: for a
+   * start that fails after opening (its port taken, say), so that the next start does not
+   * take an empty file for the operator's and says again that it makes one.
+   */
+  async discard(): Promise<void> {
+    await this.close();
+    if (this.created) removeDatabase(this.path);
   }
 
   /**

@@ -10,7 +10,6 @@ export async function backupCommand(config: Config, args: readonly string[]): Pr
   const [target, ...rest] = args;
   if (target === undefined || rest.length > 0) throw new Error('usage: workplan backup <file>');
   if (config.storage !== 'sqlite') throw new Error(`backup copies a SQLite file; STORAGE is ${config.storage}`);
-  const into = resolve(target);
-  await backupDatabase(config.sqlitePath, into);
-  console.log(`backed up ${config.sqlitePath} to ${into}`);
+  await backupDatabase(config.sqlitePath, target);
+  console.log(`backed up ${resolve(config.sqlitePath)} to ${resolve(target)}`);
 }

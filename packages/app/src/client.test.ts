@@ -107,6 +107,12 @@ describe('a client made wrong', () => {
     expect(() => createClient({ baseUrl: 'https://workplan.example/', key: '' })).not.toThrow();
   });
 
+  it('takes a key with whitespace around it (read from a file with its newline), as fetch drops it from a header', async () => {
+    for (const padded of [`${key}\n`, ` ${key}\r\n`, `\t${key} `]) {
+      await expect(createClient({ baseUrl: service.url, key: padded }).scales.list({ limit: 1 }), JSON.stringify(padded)).resolves.toBeInstanceOf(Array);
+    }
+  });
+
   it('refuses an id a URL would take as a step in the path, which would reach another route', async () => {
     for (const id of ['.', '..']) {
       await expect(client.scales.find(id)).rejects.toThrow(new TypeError(`the id ${JSON.stringify(id)} cannot be sent in a URL path (no record the service made has it)`));

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { consoleDirectory } from '@workplan/console';
 import { backupCommand } from './backup-command.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
@@ -65,7 +65,7 @@ async function serve(config: Config): Promise<void> {
 
 /** The storage as the operator needs to see it: where the records are. */
 function storageBanner(config: Config): string {
-  if (config.storage === 'sqlite') return `sqlite, file ${config.sqlitePath}`;
+  if (config.storage === 'sqlite') return `sqlite, file ${resolve(config.sqlitePath)}`;
   if (config.storage === 'memory') return 'memory, records lost when the process ends';
   return 'mongodb';
 }

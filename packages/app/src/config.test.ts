@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { fingerprintOf } from '@workplan/adapter-express';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config.js';
@@ -12,7 +11,7 @@ describe('parseConfig', () => {
       apiKeys: [],
       apiKeysFile: undefined,
       storage: 'sqlite',
-      sqlitePath: resolve('data/workplan.db'),
+      sqlitePath: 'data/workplan.db',
       sqliteSynchronous: 'normal',
       sqliteBusyTimeoutMs: 2000,
       mongodbUri: undefined,
@@ -171,10 +170,10 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ STORAGE: 'mongodb' })).toThrow('MONGODB_URI must be set when STORAGE is mongodb');
   });
 
-  it('reads the SQLite file and its synchronous mode, the path against the working directory', () => {
+  it('reads the SQLite file as given and its synchronous mode', () => {
     expect(parseConfig({ SQLITE_PATH: 'var/records.db', SQLITE_SYNCHRONOUS: 'full' })).toMatchObject({
       storage: 'sqlite',
-      sqlitePath: resolve(process.cwd(), 'var/records.db'),
+      sqlitePath: 'var/records.db',
       sqliteSynchronous: 'full',
     });
     expect(() => parseConfig({ SQLITE_SYNCHRONOUS: 'off' })).toThrow('SQLITE_SYNCHRONOUS must be one of normal, full, not "off"');

@@ -1,4 +1,3 @@
-import { resolve, sep } from 'node:path';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
 import { DEFAULT_TIMINGS } from '@workplan/webhooks';
 import { checkedKeySet, keyEntriesOf, type ConfiguredKey } from './key-entries.js';
@@ -24,7 +23,7 @@ export interface Config {
   readonly apiKeys: readonly ConfiguredKey[];
   readonly apiKeysFile: string | undefined;
   readonly storage: StorageKind;
-  /** The SQLite file, absolute (SQLITE_PATH resolved against the working directory). */
+  /** The SQLite file as SQLITE_PATH gives it: the storage resolves it against the working directory, and refuses one written as a folder. */
   readonly sqlitePath: string;
   readonly sqliteSynchronous: SqliteSynchronous;
   /** How long a SQLite call waits for another connection's lock before giving up. */
@@ -90,7 +89,7 @@ export function parseConfig(env: Env): Config {
     apiKeys: read(() => apiKeysSetting(env.API_KEYS), []),
     apiKeysFile: blankToUndefined(env.API_KEYS_FILE),
     storage: read(() => oneOf(env, 'STORAGE', STORAGE_KINDS, 'sqlite'), 'sqlite'),
-    sqlitePath: pathSetting(textSetting(env, 'SQLITE_PATH', DEFAULT_SQLITE_PATH)),
+    sqlitePath: textSetting(env, 'SQLITE_PATH', DEFAULT_SQLITE_PATH),
     sqliteSynchronous: read(() => oneOf(env, 'SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'normal'), 'normal'),
     sqliteBusyTimeoutMs: read(() => integerSetting(env, 'SQLITE_BUSY_TIMEOUT_MS', 2000, 0, 60_000), 0),
     mongodbUri: read(() => mongodbUriSetting(env), undefined),
@@ -187,12 +186,6 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   const found = allowed.find((value) => value === raw);
   if (found === undefined) throw new Error(`${name} must be one of ${allowed.join(', ')}, not "${raw}"`);
   return found;
-}
-
-/** A path resolved against the working directory, keeping a final separator: the storage refuses one written as a folder. */
-function pathSetting(given: string): string {
-  const resolved = resolve(given);
-  return /[\\/]$/u.test(given) && !resolved.endsWith(sep) ? `${resolved}${sep}` : resolved;
 }
 
 /** Comma-separated origins, each a scheme, host and optional port, as browsers send them. */

@@ -1,5 +1,4 @@
 // Its own module, like MongoDB's: node:sqlite is loaded only by a process that uses it.
-import { rmSync } from 'node:fs';
 import { SqliteStorage } from '@workplan/adapter-sqlite';
 import { ContainerModule } from 'inversify';
 import { type Logger } from 'pino';
@@ -39,10 +38,7 @@ export function sqliteStorageModule(config: Config): ContainerModule {
             storage.stopWrites();
           },
           close: () => storage.close(),
-          discardStart: async () => {
-            await storage.close();
-            if (storage.created) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storage.path}${suffix}`, { force: true });
-          },
+          discardStart: () => storage.discard(),
         };
       },
       [ids.logger],

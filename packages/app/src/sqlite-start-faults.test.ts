@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -109,7 +109,7 @@ describe('the app refuses at start a SQLite file it must not or cannot use, in o
     const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
     const folder = join(cwd, 'newdir');
     for (const [given, named, what] of [
-      ['newdir/', folder, 'a folder'],
+      ['newdir/', `${folder}/`, 'written as a folder'],
       [cwd, cwd, 'a folder'],
       ['/dev/null', '/dev/null', 'a device, a pipe or a socket'],
     ] as const) {
@@ -129,6 +129,24 @@ describe('the app refuses at start a SQLite file it must not or cannot use, in o
       expect(outcome).toMatchObject({ code: 1 });
       expect(outcome === 'started' ? [] : outcome.lines).toContainEqual(expect.stringMatching(/^workplan did not start: .*EADDRINUSE/u));
       expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('a start through a link to a file not made yet that cannot listen removes the file it made, and keeps the link', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
+    mkdirSync(join(cwd, 'real'));
+    symlinkSync(join(cwd, 'real', 'new.db'), join(cwd, 'link.db'));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const outcome = await outcomeOf(run(cwd, { SQLITE_PATH: join(cwd, 'link.db'), PORT: String(port) }));
+      expect(outcome).toMatchObject({ code: 1 });
+      expect(readdirSync(cwd).sort()).toEqual(['link.db', 'real']);
+      expect(readlinkSync(join(cwd, 'link.db'))).toBe(join(cwd, 'real', 'new.db'));
+      expect(readdirSync(join(cwd, 'real'))).toEqual([]);
     } finally {
       taken.close();
     }
@@ -175,6 +193,16 @@ describe('SQLite fault 6: the backup command says "backup" and names the file it
     const [toUnderFile = ''] = await backup(cwd, source, underFile);
     expect(toUnderFile).toBe(`workplan backup failed: ${underFile} cannot be created or written (unable to open database file)`);
     expect(existsSync(join(cwd, 'data', 'workplan.db'))).toBe(true);
+  });
+
+  it('a source or a target written as a folder (ending in /) is refused as the service refuses it, and no copy is made', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
+    const source = await workplanFile(join(cwd, 'data'));
+    const before = snapshot(join(cwd, 'data'));
+    expect(await backup(cwd, `${source}/`, 'copy.db')).toEqual([`workplan backup failed: ${source}/ is written as a folder: give the path of a database file`]);
+    expect(await backup(cwd, source, 'copy/')).toEqual([`workplan backup failed: ${join(cwd, 'copy')}/ is written as a folder: give the path of a database file`]);
+    expect(readdirSync(cwd)).toEqual(['data']);
+    expect(snapshot(join(cwd, 'data'))).toEqual(before);
   });
 
   it('a damaged source is named as corrupt, with no copy left that would pass for a backup', async () => {

@@ -23,7 +23,10 @@ export type Transport = (
 ) => Promise<TransportAnswer>;
 
 /** A transport over `fetch` sending `KEY` and answering the envelope's `data`, or throwing its error. */
-export function fetchTransport(baseUrl: string, key: string, fetchImpl?: typeof fetch): Transport {
+export function fetchTransport(baseUrl: string, givenKey: string, fetchImpl?: typeof fetch): Transport {
+  // Whitespace around a header's value is no part of it: fetch drops it, and a key read
+  // from a file keeps its newline.
+  const key = givenKey.replace(/^[\t\n\r ]+|[\t\n\r ]+$/gu, '');
   const base = baseUrl.replace(/\/+$/u, '');
   // Refused here, once: fetch would reject every call with a TypeError, which reads as a lost
   // network, and a follower would try again for ever.
