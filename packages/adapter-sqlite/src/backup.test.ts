@@ -96,6 +96,7 @@ describe('backupDatabase', () => {
     await expect(backupDatabase(`${source}/`, join(folder, 'copy.db'))).rejects.toSatisfy(refusedAs(`${source}/`, 'written as a folder'));
     await expect(backupDatabase(source, `${folder}/copy.db/`)).rejects.toSatisfy(refusedAs(`${folder}/copy.db/`, 'written as a folder'));
     await expect(backupDatabase(source, folder)).rejects.toSatisfy(refusedAs(folder, 'a folder'));
+    await expect(backupDatabase(source, `${folder}/copy/.`)).rejects.toSatisfy(refusedAs(`${folder}/copy/`, 'written as a folder'));
     const storage = files.open({ path: ':memory:' });
     await expect(backupDatabase(storage, `${folder}/copy.db/`)).rejects.toSatisfy(refusedAs(`${folder}/copy.db/`, 'written as a folder'));
     expect(readdirSync(folder)).toEqual([]);

@@ -1,4 +1,6 @@
-import { realpathSync, rmSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { DatabaseSync } from './node-sqlite.js';
+import { holdsNothingStored } from './schema.js';
 
 /** The files SQLite keeps beside a database in WAL mode, for as long as a connection is open. */
 export const WAL_FILES = ['-wal', '-shm'] as const;
@@ -18,4 +20,26 @@ export function removeDatabase(path: string): void {
     return;
   }
   for (const ending of DATABASE_FILES) rmSync(`${real}${ending}`, { force: true });
+}
+
+/**
+ * Removes the database at `path`, as `removeDatabase`, if nothing was stored in it yet: for
+ * a file this process made and will not use. Checked and removed under the file's write
+ * lock, so no other connection commits in between; a file another connection has stored
+ * into since, or holds the write lock of, stays.
+ */
+export function removeIfNothingStored(path: string): void {
+  // A connection would make it again.
+  if (!existsSync(path)) return;
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path, { timeout: 0 });
+    db.exec('BEGIN IMMEDIATE');
+    if (holdsNothingStored(db)) removeDatabase(path);
+  } catch {
+    // Locked by another connection, or no longer a database of ours: someone else's now.
+  } finally {
+    if (db?.isTransaction === true) db.exec('ROLLBACK');
+    db?.close();
+  }
 }

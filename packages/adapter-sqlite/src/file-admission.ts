@@ -22,9 +22,14 @@ export function refuseNotAFile(given: string): void {
   if (stats !== undefined && !stats.isFile()) throw SqliteOpenError.notAFile(path, 'a device, a pipe or a socket');
 }
 
-/** `/` ends a folder's name everywhere; `\\` only where it is the platform's separator (a letter of a file name on Linux). */
+/**
+ * Whether the path's last step names a folder: none (it ends in a separator), `.` or `..`.
+ * `/` separates steps everywhere; `\` only where it is the platform's separator (on Linux
+ * it is a letter of a file name).
+ */
 function writtenAsFolder(given: string): boolean {
-  return given.endsWith('/') || given.endsWith(sep);
+  const last = given.split(sep === '/' ? '/' : /[\\/]/u).at(-1);
+  return last === '' || last === '.' || last === '..';
 }
 
 /** The file's stats, or undefined where it cannot be looked at (missing, under a file): the checks after this one say why. */

@@ -12,15 +12,15 @@ import { useTempFiles } from './test-support/temp-files.js';
 
 const files = useTempFiles();
 
-/** Expects open to refuse `path` for `kind` with this message, on one line. */
-function expectRefusal(path: string, kind: SqliteOpenErrorKind, message: string | RegExp, busyTimeoutMs = 50): void {
+/** Expects open to refuse `path` for `kind` with this message, on one line, naming `named`. */
+function expectRefusal(path: string, kind: SqliteOpenErrorKind, message: string | RegExp, busyTimeoutMs = 50, named = path): void {
   let thrown: unknown;
   try {
     void SqliteStorage.open({ path, busyTimeoutMs }).close();
   } catch (error) {
     thrown = error;
   }
-  expect(SqliteOpenError.is(thrown) && { kind: thrown.kind, path: thrown.path }).toEqual({ kind, path });
+  expect(SqliteOpenError.is(thrown) && { kind: thrown.kind, path: thrown.path }).toEqual({ kind, path: named });
   expect(thrown).toBeInstanceOf(Error);
   const text = thrown instanceof Error ? thrown.message : '';
   if (typeof message === 'string') expect(text).toBe(message);
@@ -76,6 +76,10 @@ describe('SqliteStorage.open refuses', () => {
     const file = join(files.folder(), 'rel.db');
     writeFileSync(file, 'kept');
     expectRefusal(`${file}/`, 'notAFile', `${file}/ is written as a folder: give the path of a database file`);
+    // Ending in . or .., as resolving would drop too.
+    expectRefusal(`${file}/.`, 'notAFile', `${file}/ is written as a folder: give the path of a database file`, 50, `${file}/`);
+    expectRefusal(`${written}/x/..`, 'notAFile', `${written}/ is written as a folder: give the path of a database file`, 50, `${written}/`);
+    expect(existsSync(written)).toBe(false);
     expect(readFileSync(file, 'utf8')).toBe('kept');
   });
 

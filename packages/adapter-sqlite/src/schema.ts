@@ -82,6 +82,23 @@ export function schemaDifference(db: DatabaseSync, version: number): string | un
 }
 
 /**
+ * Whether nothing was stored in the file yet: each of its tables holds only the rows the
+ * migrations put there (a record, a change, a delivery or a count of hits is more).
+ */
+export function holdsNothingStored(db: DatabaseSync): boolean {
+  const made = new DatabaseSync(':memory:');
+  try {
+    for (const step of MIGRATIONS) step(made);
+    const tables = made.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all();
+    // A table's name is our own, from the migrations, so it may be written into the query.
+    const rowsOf = (on: DatabaseSync, table: string): unknown => on.prepare(`SELECT count(*) AS rows FROM (SELECT 1 FROM "${table}" LIMIT 100)`).get()?.['rows'];
+    return tables.every(({ name }) => rowsOf(db, String(name)) === rowsOf(made, String(name)));
+  } finally {
+    made.close();
+  }
+}
+
+/**
  * Each table, index and trigger (`table work_schedules`): a table or an index with its
  * columns as SQLite describes them (an added column changes a table's text, not its
  * columns), a trigger with its text (a file without the triggers that keep the counts

@@ -2,7 +2,7 @@ import { creationOf, uniquenessKey, workSchedule, WorkplanError, costCenter } fr
 import { buildRecord } from '@workplan/testing';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
@@ -146,6 +146,32 @@ describe('SqliteStorage', () => {
     await storage.close();
     await expect(storage.isReady()).resolves.toBe(false);
     await expect(storage.close()).resolves.toBeUndefined();
+  });
+
+  it('discards a database it made, every file of it, and through a link the file at its target, keeping the link', async () => {
+    const folder = files.folder();
+    const made = files.open({ path: join(folder, 'made.db') });
+    expect(made.created).toBe(true);
+    await made.discard();
+    mkdirSync(join(folder, 'real'));
+    symlinkSync(join(folder, 'real', 'new.db'), join(folder, 'link.db'));
+    const linked = files.open({ path: join(folder, 'link.db') });
+    await linked.discard();
+    expect(readdirSync(folder).sort()).toEqual(['link.db', 'real']);
+    expect(readdirSync(join(folder, 'real'))).toEqual([]);
+  });
+
+  it('keeps, when discarded, a database it did not make, or one another connection has stored a record in since', async () => {
+    const path = files.databasePath();
+    const made = files.open({ path });
+    const other = files.open({ path });
+    expect(other.created).toBe(false);
+    await other.discard();
+    expect(existsSync(path)).toBe(true);
+    const record = await insertSchedule(files.open({ path }), '12x36');
+    await made.discard();
+    expect(existsSync(path)).toBe(true);
+    await expect(files.open({ path }).repositories.workSchedules.findById(record.id)).resolves.toEqual(record);
   });
 
   it('keeps nothing on disk for :memory:', async () => {

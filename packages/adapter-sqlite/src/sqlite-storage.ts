@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import { DatabaseSync } from './node-sqlite.js';
 import { copyDatabase, copyFile } from './backup.js';
-import { removeDatabase } from './database-files.js';
+import { removeIfNothingStored } from './database-files.js';
 import { retryWhileBusy } from './busy-retry.js';
 import { FileFaults, PROBE_QUIET_MS, type StorageReport } from './file-faults.js';
 import { fileMovedError, FileIdentity, saveWalIntoFile } from './file-identity.js';
@@ -123,18 +123,19 @@ export class SqliteStorage {
   static open(options: SqliteStorageOptions): SqliteStorage {
     const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    // Before the first try: a try that made the file and then met a busy WAL switch made it all the same.
+    const created = path !== ':memory:' && !existsSync(path);
     try {
       // Connections switching one file to WAL at once can deadlock, and SQLite then
       // answers all but one SQLITE_BUSY at once, skipping the busy timeout; so the whole
       // open is tried again, each step being safe to repeat, until that timeout is spent.
-      return retryWhileBusy(() => SqliteStorage.#connect(path, options, busyTimeoutMs), busyTimeoutMs);
+      return retryWhileBusy(() => SqliteStorage.#connect(path, options, busyTimeoutMs, created), busyTimeoutMs);
     } catch (error) {
       throw explainOpenFailure(error, path, busyTimeoutMs);
     }
   }
 
-  static #connect(path: string, options: SqliteStorageOptions, busyTimeoutMs: number): SqliteStorage {
-    const created = path !== ':memory:' && !existsSync(path);
+  static #connect(path: string, options: SqliteStorageOptions, busyTimeoutMs: number, created: boolean): SqliteStorage {
     let db: DatabaseSync | undefined;
     let writer: SqliteWriter | undefined;
     let reader: SqliteReader | undefined;
@@ -247,13 +248,14 @@ export class SqliteStorage {
   }
 
   /**
-   * Closes the storage and, if opening it made the database, removes what it made: for a
-   * start that fails after opening (its port taken, say), so that the next start does not
-   * take an empty file for the operator's and says again that it makes one.
+   * Closes the storage and, if opening it made the database and nothing was stored in it
+   * since (by any connection), removes it: for a start that fails after opening (its port
+   * taken, say), so that the next start does not take an empty file for the operator's and
+   * says again that it makes one.
    */
   async discard(): Promise<void> {
     await this.close();
-    if (this.created) removeDatabase(this.path);
+    if (this.created) removeIfNothingStored(this.path);
   }
 
   /**

@@ -179,6 +179,13 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ SQLITE_SYNCHRONOUS: 'off' })).toThrow('SQLITE_SYNCHRONOUS must be one of normal, full, not "off"');
   });
 
+  it('refuses SQLITE_PATH=:memory:, which SQLite would take for a database that ends with the process', () => {
+    expect(() => parseConfig({ SQLITE_PATH: ':memory:' })).toThrow(
+      'SQLITE_PATH=:memory: keeps nothing once the process ends: name a file, or set STORAGE=memory for records kept in this process only',
+    );
+    expect(parseConfig({ STORAGE: 'memory', SQLITE_PATH: ':memory:' }).storage).toBe('memory');
+  });
+
   it('warns that the memory store forgets, and refuses it in production', () => {
     expect(parseConfig({ STORAGE: 'memory', SQLITE_PATH: 'x.db' }).warnings).toEqual([
       'STORAGE=memory: records are kept in this process only and are lost when it ends',
