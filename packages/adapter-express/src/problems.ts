@@ -85,7 +85,7 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   HEADERS_TOO_LARGE: { status: 431, detail: 'Os cabeçalhos da requisição são grandes demais.' },
   STORAGE_UNAVAILABLE: {
     status: 503,
-    detail: 'O armazenamento não respondeu a tempo; tente novamente.',
+    detail: 'O armazenamento está indisponível no momento; tente novamente.',
     retryAfter: STORAGE_RETRY_SECONDS,
     routeMessage: routeMessages.unavailable,
   },

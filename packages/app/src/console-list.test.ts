@@ -196,7 +196,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.route(searches, async (route) => {
       if (refused > 0) return route.fallback();
       refused += 1;
-      const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento não respondeu a tempo; tente novamente.', requestId: 'outage-1' };
+      const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento está indisponível no momento; tente novamente.', requestId: 'outage-1' };
       const body = JSON.stringify({ success: false, message: 'Não foi possível retornar os centros de custo.', error });
       return route.fulfill({ status: 503, headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '2' }, body });
     });
@@ -218,7 +218,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.route(byTitle, async (route) => {
       if (refused > 0) return route.fallback();
       refused += 1;
-      const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento não respondeu a tempo; tente novamente.', requestId: 'outage-2' };
+      const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento está indisponível no momento; tente novamente.', requestId: 'outage-2' };
       const body = JSON.stringify({ success: false, message: 'Não foi possível retornar os centros de custo.', error });
       return route.fulfill({ status: 503, headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '2' }, body });
     });

@@ -187,7 +187,7 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       await page.route('**/api/v1/costCenter', async (route) => {
         if (refused > 0 || (route.request().postDataJSON() as { title?: string }).title !== 'Depois da espera') return route.fallback();
         refused += 1;
-        const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento não respondeu a tempo; tente novamente.', requestId: 'outage-2' };
+        const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento está indisponível no momento; tente novamente.', requestId: 'outage-2' };
         const body = JSON.stringify({ success: false, message: 'Não foi possível criar o centro de custo.', error });
         return route.fulfill({ status: 503, headers: { 'content-type': JSON_TYPE, 'retry-after': '1' }, body });
       });
@@ -228,7 +228,7 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       await page.route('**/api/v1/scales/**', async (route) => {
         if (refused > 0) return route.fallback();
         refused += 1;
-        const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento não respondeu a tempo; tente novamente.', requestId: 'outage-1' };
+        const error = { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento está indisponível no momento; tente novamente.', requestId: 'outage-1' };
         const body = JSON.stringify({ success: false, message: 'Não foi possível retornar as escalas de trabalho.', error });
         return route.fulfill({ status: 503, headers: { 'content-type': JSON_TYPE, 'retry-after': '1' }, body });
       });

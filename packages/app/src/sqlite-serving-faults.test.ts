@@ -33,13 +33,13 @@ function create(url: string, value: string): Promise<HttpAnswer | 'reset'> {
   return send(url, { method: 'POST', path: '/api/v1/scale', headers: json, body: JSON.stringify({ value }) }).catch(() => 'reset' as const);
 }
 
-/** The contract's answer for a storage that cannot serve: 503, `Retry-After`, the envelope with the operation's message. */
+/** The contract's answer for a storage that cannot serve: 503, `Retry-After`, the envelope with the operation's message, and a detail true of every cause (a full disk is no time-out). */
 function expectUnavailable(answer: HttpAnswer | 'reset', message = 'Não foi possível criar a escala de trabalho.'): void {
   expect(answer).not.toBe('reset');
   if (answer === 'reset') return;
   expect(answer.status).toBe(503);
   expect(answer.headers['retry-after']).toBe('2');
-  expect(answer.json).toMatchObject({ success: false, message, error: { code: 'STORAGE_UNAVAILABLE' } });
+  expect(answer.json).toMatchObject({ success: false, message, error: { code: 'STORAGE_UNAVAILABLE', detail: 'O armazenamento está indisponível no momento; tente novamente.' } });
 }
 
 /** The service's own log lines at warn and above in `output` (request lines left out). */
