@@ -23,10 +23,12 @@ export function removeDatabase(path: string): void {
 }
 
 /**
- * Removes the database at `path`, as `removeDatabase`, if nothing was stored in it yet: for
- * a file this process made and will not use. Checked and removed under the file's write
- * lock, so no other connection commits in between; a file another connection has stored
- * into since, or holds the write lock of, stays.
+ * Removes the database at `path`, as `removeDatabase`, if no other connection has it open
+ * and nothing was stored in it yet: for a file this process made and will not use.
+ * Checked and removed under an exclusive lock on the file itself, which SQLite refuses
+ * while any other connection has it open (each holds a shared lock on it in WAL mode);
+ * a file in use or stored into stays. A connection opening it at that moment, before its
+ * first read, holds no lock yet: it finds the file gone and fails its open.
  */
 export function removeIfNothingStored(path: string): void {
   // A connection would make it again.
@@ -34,10 +36,11 @@ export function removeIfNothingStored(path: string): void {
   let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(path, { timeout: 0 });
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.exec('BEGIN IMMEDIATE');
     if (holdsNothingStored(db)) removeDatabase(path);
   } catch {
-    // Locked by another connection, or no longer a database of ours: someone else's now.
+    // Open elsewhere, or no longer a database of ours: someone else's now.
   } finally {
     if (db?.isTransaction === true) db.exec('ROLLBACK');
     db?.close();

@@ -82,10 +82,12 @@ export function schemaDifference(db: DatabaseSync, version: number): string | un
 }
 
 /**
- * Whether nothing was stored in the file yet: each of its tables holds only the rows the
- * migrations put there (a record, a change, a delivery or a count of hits is more).
+ * Whether nothing was stored in the file yet: it is at this code's schema version (a newer
+ * one may keep what this code does not know of) and each of its tables holds only the rows
+ * the migrations put there (a record, a change, a delivery or a count of hits is more).
  */
 export function holdsNothingStored(db: DatabaseSync): boolean {
+  if (readSchemaVersion(db) !== SCHEMA_VERSION) return false;
   const made = new DatabaseSync(':memory:');
   try {
     for (const step of MIGRATIONS) step(made);

@@ -174,6 +174,18 @@ describe('SqliteStorage', () => {
     await expect(files.open({ path }).repositories.workSchedules.findById(record.id)).resolves.toEqual(record);
   });
 
+  it('keeps, when discarded, a database it made that another connection has open, with nothing stored yet', async () => {
+    const path = files.databasePath();
+    const made = files.open({ path });
+    const other = files.open({ path });
+    await expect(other.isReady()).resolves.toBe(true);
+    await made.discard();
+    expect(existsSync(path)).toBe(true);
+    const record = await insertSchedule(other, '6x1');
+    await expect(other.isReady()).resolves.toBe(true);
+    await expect(files.open({ path }).repositories.workSchedules.findById(record.id)).resolves.toEqual(record);
+  });
+
   it('keeps nothing on disk for :memory:', async () => {
     const storage = files.open({ path: ':memory:' });
     expect(storage.settings()).toMatchObject({ path: ':memory:', journalMode: 'memory' });

@@ -111,7 +111,7 @@ export function parseConfig(env: Env): Config {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');
   }
   if (config.storage === 'sqlite' && config.sqlitePath === ':memory:') {
-    problems.push('SQLITE_PATH=:memory: keeps nothing once the process ends: name a file, or set STORAGE=memory for records kept in this process only');
+    problems.push('SQLITE_PATH=:memory: keeps nothing once the process ends: name a file');
   }
   if (config.storage === 'memory' && config.production) {
     problems.push('STORAGE=memory loses every record when the process ends: it is refused when NODE_ENV=production');
