@@ -42,7 +42,7 @@ describe('rate limits', () => {
     // Both policies speak: failed key attempts by address, and requests by key.
     expect(limited.headers.ratelimit).toMatch(/"requests"; ?r=0; ?t=\d+/u);
     expect(limited.headers['ratelimit-policy']).toMatch(/"requests"; ?q=3; ?w=60/u);
-  });
+  }, 3000 + 5000);
 
   it('limits failed key attempts per address, not successful ones', async () => {
     const baseUrl = await serve({ rateLimitPerMinute: 2 });

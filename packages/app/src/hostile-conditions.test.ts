@@ -3,6 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
 import { startService, type RunningService } from './service.js';
 
+// A test that waits out the end of a minute gives itself that wait on top of its own time.
+const MINUTE_CLEARANCE_MS = 10_000;
+
 // Hostile conditions of issue 12 that the service meets in this process, on the memory store.
 
 const key = 'conditions-key-0123456789';
@@ -39,7 +42,7 @@ describe('hostile conditions, round 2', () => {
   it('hostile 5: failed key attempts from an address never lock out a valid key from that address', async () => {
     const url = await serve({ RATE_LIMIT_PER_MINUTE: '60' });
     // The counts are of a minute of the clock: all of this must fall in one.
-    await clearOfMinuteEnd(10_000);
+    await clearOfMinuteEnd(MINUTE_CLEARANCE_MS);
     const list = (sent: string) => send(url, { path: '/api/v1/scales', headers: { key: sent } });
     for (let n = 1; n <= 60; n += 1) expect((await list('wrong-key-0123456789')).status).toBe(401);
     expect((await list('wrong-key-0123456789')).status).toBe(429);
@@ -47,5 +50,5 @@ describe('hostile conditions, round 2', () => {
     // The valid key is limited by its own count alone: 59 more make 60, the next is refused.
     for (let n = 2; n <= 60; n += 1) expect((await list(key)).status).toBe(200);
     expect((await list(key)).status).toBe(429);
-  });
+  }, MINUTE_CLEARANCE_MS + 10_000);
 });
