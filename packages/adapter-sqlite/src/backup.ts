@@ -59,7 +59,7 @@ export async function copyFile(path: string, targetPath: string): Promise<number
   if (isBeside(resolve(path), resolve(targetPath))) throw SqliteOpenError.isSource(resolve(targetPath));
   const db = openSource(resolve(path));
   try {
-    return await copyDatabase(db, targetPath);
+    return await copyInto(db, targetPath);
   } finally {
     db.close();
   }
@@ -84,6 +84,11 @@ function openSource(path: string): DatabaseSync {
 /** Copies an open connection's main database to `targetPath`, making its folder when missing. */
 export async function copyDatabase(db: DatabaseSync, targetPath: string): Promise<number> {
   refuseNotAFile(targetPath);
+  return copyInto(db, targetPath);
+}
+
+/** The copy itself, to a target already checked. */
+async function copyInto(db: DatabaseSync, targetPath: string): Promise<number> {
   const target = resolve(targetPath);
   try {
     makeFolder(dirname(target));

@@ -10,8 +10,8 @@ import { readSchemaVersion, schemaDifference, SCHEMA_VERSION } from './schema.js
 
 /**
  * Refuses a path that names no file a database can be, before anything is made: one
- * written as a folder (ending in a separator, which resolving would drop, making a file of
- * that name), a folder, and a device, a pipe or a socket, which SQLite answers only with
+ * written as a folder (ending in a separator, `.` or `..`, which resolving would drop,
+ * making a file of that name), a folder, and a device, a pipe or a socket, which SQLite answers only with
  * an I/O error naming nothing.
  */
 export function refuseNotAFile(given: string): void {

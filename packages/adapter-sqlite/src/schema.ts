@@ -67,18 +67,14 @@ export function readSchemaVersion(db: DatabaseSync): number {
  * never needs its own list of what each version holds.
  */
 export function schemaDifference(db: DatabaseSync, version: number): string | undefined {
-  const made = new DatabaseSync(':memory:');
-  try {
-    for (const step of MIGRATIONS.slice(0, version)) step(made);
+  return withMigrated(version, (made) => {
     const found = shapesOf(db);
     for (const [object, shape] of shapesOf(made)) {
       if (!found.has(object)) return `it has no ${object}`;
       if (found.get(object) !== shape) return object.startsWith('trigger') ? `its ${object} does otherwise` : `its ${object} has other columns`;
     }
     return undefined;
-  } finally {
-    made.close();
-  }
+  });
 }
 
 /**
@@ -88,13 +84,20 @@ export function schemaDifference(db: DatabaseSync, version: number): string | un
  */
 export function holdsNothingStored(db: DatabaseSync): boolean {
   if (readSchemaVersion(db) !== SCHEMA_VERSION) return false;
-  const made = new DatabaseSync(':memory:');
-  try {
-    for (const step of MIGRATIONS) step(made);
+  return withMigrated(SCHEMA_VERSION, (made) => {
     const tables = made.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all();
     // A table's name is our own, from the migrations, so it may be written into the query.
     const rowsOf = (on: DatabaseSync, table: string): unknown => on.prepare(`SELECT count(*) AS rows FROM (SELECT 1 FROM "${table}" LIMIT 100)`).get()?.['rows'];
     return tables.every(({ name }) => rowsOf(db, String(name)) === rowsOf(made, String(name)));
+  });
+}
+
+/** What `use` reads from a database in memory that the migrations up to `version` made. */
+function withMigrated<T>(version: number, use: (made: DatabaseSync) => T): T {
+  const made = new DatabaseSync(':memory:');
+  try {
+    for (const step of MIGRATIONS.slice(0, version)) step(made);
+    return use(made);
   } finally {
     made.close();
   }

@@ -248,10 +248,10 @@ export class SqliteStorage {
   }
 
   /**
-   * Closes the storage and, if opening it made the database and nothing was stored in it
-   * since (by any connection), removes it: for a start that fails after opening (its port
-   * taken, say), so that the next start does not take an empty file for the operator's and
-   * says again that it makes one.
+   * Closes the storage and, if opening it made the database, removes it while no other
+   * connection has it open and nothing was stored in it (see `removeIfNothingStored`): for
+   * a start that fails after opening (its port taken, say), so that the next start does not
+   * take an empty file for the operator's and says again that it makes one.
    */
   async discard(): Promise<void> {
     await this.close();

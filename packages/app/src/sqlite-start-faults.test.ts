@@ -61,6 +61,17 @@ async function workplanFile(folder: string, ending: 'stop' | 'crash' = 'stop'): 
   return path;
 }
 
+/** What `use` gives while another server holds a loopback port, which it is given. */
+async function whilePortTaken<T>(use: (port: number) => Promise<T>): Promise<T> {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  try {
+    return await use((taken.address() as AddressInfo).port);
+  } finally {
+    taken.close();
+  }
+}
+
 function sqliteFile(path: string, sql: string): string {
   const db = new DatabaseSync(path);
   db.exec(sql);
@@ -121,35 +132,21 @@ describe('the app refuses at start a SQLite file it must not or cannot use, in o
 
   it('a start that made the file and then cannot listen (the port taken) leaves no file, so the next start says again that it makes one', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
-    const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = taken.address() as AddressInfo;
-      const outcome = await outcomeOf(run(cwd, { SQLITE_PATH: join(cwd, 'new.db'), PORT: String(port) }));
-      expect(outcome).toMatchObject({ code: 1 });
-      expect(outcome === 'started' ? [] : outcome.lines).toContainEqual(expect.stringMatching(/^workplan did not start: .*EADDRINUSE/u));
-      expect(readdirSync(cwd)).toEqual([]);
-    } finally {
-      taken.close();
-    }
+    const outcome = await whilePortTaken((port) => outcomeOf(run(cwd, { SQLITE_PATH: join(cwd, 'new.db'), PORT: String(port) })));
+    expect(outcome).toMatchObject({ code: 1 });
+    expect(outcome === 'started' ? [] : outcome.lines).toContainEqual(expect.stringMatching(/^workplan did not start: .*EADDRINUSE/u));
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it('a start through a link to a file not made yet that cannot listen removes the file it made, and keeps the link', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'workplan-start-faults-'));
     mkdirSync(join(cwd, 'real'));
     symlinkSync(join(cwd, 'real', 'new.db'), join(cwd, 'link.db'));
-    const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = taken.address() as AddressInfo;
-      const outcome = await outcomeOf(run(cwd, { SQLITE_PATH: join(cwd, 'link.db'), PORT: String(port) }));
-      expect(outcome).toMatchObject({ code: 1 });
-      expect(readdirSync(cwd).sort()).toEqual(['link.db', 'real']);
-      expect(readlinkSync(join(cwd, 'link.db'))).toBe(join(cwd, 'real', 'new.db'));
-      expect(readdirSync(join(cwd, 'real'))).toEqual([]);
-    } finally {
-      taken.close();
-    }
+    const outcome = await whilePortTaken((port) => outcomeOf(run(cwd, { SQLITE_PATH: join(cwd, 'link.db'), PORT: String(port) })));
+    expect(outcome).toMatchObject({ code: 1 });
+    expect(readdirSync(cwd).sort()).toEqual(['link.db', 'real']);
+    expect(readlinkSync(join(cwd, 'link.db'))).toBe(join(cwd, 'real', 'new.db'));
+    expect(readdirSync(join(cwd, 'real'))).toEqual([]);
   });
 
   it('SQLite fault 5: a workplan file with a damaged page is refused as corrupt, unchanged', async () => {
