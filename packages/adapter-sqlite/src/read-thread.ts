@@ -2,10 +2,10 @@
 // that runs the long reads posted to it, one at a time, and posts back each one's rows.
 import type { RecordQuery } from '@workplan/core';
 import { constants, setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { DatabaseSync } from './node-sqlite.js';
 import { readsOn, type QueriedRows, type RecordReads } from './record-reads.js';
-import { failureOf, type ThreadFailure } from './storage-threads.js';
+import { failureOf, type ThreadFailure, type ThreadStart } from './storage-threads.js';
 
 /** The file the thread reads, and how long a read waits for a lock (only a file being recovered holds readers). */
 export interface ReadThreadOptions {
@@ -23,7 +23,7 @@ export interface ReadRequest {
 /** The answer to the request with the same `id`. */
 export type ReadAnswer = { readonly id: number } & (QueriedRows | { readonly failure: ThreadFailure });
 
-const options = workerData as ReadThreadOptions;
+const { data: options, port } = workerData as ThreadStart<ReadThreadOptions>;
 
 // The long reads sent here must not take the core from the event loop's short requests
 // (finds, health checks) when both want it: the bench's target is a find's p99 under
@@ -62,12 +62,12 @@ function answer({ id, table, query }: ReadRequest): ReadAnswer {
   }
 }
 
-parentPort?.on('message', (message: ReadRequest | 'close') => {
+port.on('message', (message: ReadRequest | 'close') => {
   if (message === 'close') {
     // Posted after every read the storage sent, so each of them has been answered.
     db?.close();
-    parentPort?.close();
+    port.close();
     return;
   }
-  parentPort?.postMessage(answer(message));
+  port.postMessage(answer(message));
 });

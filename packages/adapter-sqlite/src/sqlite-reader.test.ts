@@ -26,17 +26,18 @@ function readerRunning(source: string): ThreadReader {
 
 // Answers each read after 100 ms with the number of reads it has run, as a row.
 const SLOW_THREAD = `
-  import { parentPort } from 'node:worker_threads';
+  import { workerData } from 'node:worker_threads';
+  const { port } = workerData;
   let runs = 0;
-  parentPort.on('message', (message) => {
-    if (message === 'close') return parentPort.close();
+  port.on('message', (message) => {
+    if (message === 'close') return port.close();
     runs += 1;
     const until = Date.now() + 100;
     while (Date.now() < until);
-    parentPort.postMessage({ id: message.id, rows: [[runs]] });
+    port.postMessage({ id: message.id, rows: [[runs]] });
   });`;
 
-const QUITTING_THREAD = "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => process.exit(1));\n";
+const QUITTING_THREAD = "import { workerData } from 'node:worker_threads';\nworkerData.port.once('message', () => process.exit(1));\n";
 
 describe('ThreadReader', () => {
   it('runs one read at a time, and drops a read called off while it waits: the thread never runs it', async () => {

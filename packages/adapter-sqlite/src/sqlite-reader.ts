@@ -1,6 +1,6 @@
 import { WorkplanError, type AbortSignalLike, type RecordQuery } from '@workplan/core';
 import type { DatabaseSync } from 'node:sqlite';
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { readsOn, type QueriedRows } from './record-reads.js';
 import { errorOf, startThread, threadModule } from './storage-threads.js';
 // `import type`: the thread's module opens its connection when it loads.
@@ -62,6 +62,7 @@ interface WaitingRead {
  */
 export class ThreadReader implements SqliteReader {
   readonly #worker: Worker;
+  readonly #port: MessagePort;
   readonly #queue: WaitingRead[] = [];
   /** The read the thread is running, if any. */
   #running: WaitingRead | undefined;
@@ -80,6 +81,7 @@ export class ThreadReader implements SqliteReader {
       this.#fail(cause);
     });
     this.#worker = thread.worker;
+    this.#port = thread.port;
     this.#ended = thread.ended;
   }
 
@@ -133,14 +135,14 @@ export class ThreadReader implements SqliteReader {
     if (this.#running !== undefined || this.#gone !== undefined) return;
     const next = this.#queue.shift();
     if (next === undefined) {
-      if (this.#closed) this.#worker.postMessage('close');
+      if (this.#closed) this.#port.postMessage('close');
       else this.#worker.unref();
       return;
     }
     this.#running = next;
     this.#worker.ref();
     try {
-      this.#worker.postMessage(next.request);
+      this.#port.postMessage(next.request);
     } catch (error) {
       // A query that cannot be sent: nothing runs, and nothing waits for an answer.
       this.#running = undefined;

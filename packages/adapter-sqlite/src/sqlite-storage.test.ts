@@ -2,9 +2,9 @@ import { creationOf, uniquenessKey, workSchedule, WorkplanError, costCenter } fr
 import { buildRecord } from '@workplan/testing';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from './schema.js';
@@ -30,6 +30,7 @@ function readPragma(path: string, pragma: string): unknown {
 
 // The built package, as another process of an app would load it (`pnpm test` builds first).
 const built = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const builtCore = fileURLToPath(import.meta.resolve('@workplan/core'));
 
 /**
  * Runs `processes` node processes that, round after round, all open the round's new file
@@ -139,6 +140,34 @@ describe('SqliteStorage', () => {
     for (const output of outputs) expect(output.trim().split('\n')).toEqual(paths.map(() => 'opened'));
     for (const path of paths) expect(readPragma(path, 'user_version')).toBe(SCHEMA_VERSION);
   }, 20_000);
+
+  // `pnpm dev` runs the app under `node --watch`, which has every thread report each module
+  // it imports with a message on its worker: the storage's threads must not take one for an answer.
+  it('writes and searches under node --watch, whose threads post a message of their own for each module they import', async () => {
+    const path = files.databasePath();
+    const script = join(files.folder(), 'watched.mjs');
+    writeFileSync(
+      script,
+      `const { SqliteStorage } = await import(${JSON.stringify(pathToFileURL(built).href)});
+      const core = await import(${JSON.stringify(pathToFileURL(builtCore).href)});
+      const storage = SqliteStorage.open({ path: ${JSON.stringify(path)} });
+      const record = core.assembleRecord(core.workSchedule, { id: crypto.randomUUID(), text: 'Noturno 12x36', createdAt: new Date(), updatedAt: new Date() });
+      await storage.repositories.workSchedules.insert(core.creationOf(core.workSchedule, record), core.uniquenessKey('Noturno 12x36'));
+      const found = await storage.repositories.workSchedules.query({ search: 'noturno', order: core.CREATION_ORDER, skip: 0, limit: 10, count: true });
+      await storage.close();
+      console.log(JSON.stringify(found.records.map((found) => found.value)), found.total);`,
+    );
+    const child = spawn(process.execPath, ['--watch', script]);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await expect.poll(() => output, { timeout: 10_000 }).toMatch(/Completed running|Failed running/u);
+    } finally {
+      child.kill();
+    }
+    expect(output).toMatch(/^\["Noturno 12x36"\] 1\n/u);
+  }, 15_000);
 
   it('is ready while open and not after close, and closes twice without harm', async () => {
     const storage = files.open({ path: files.databasePath() });

@@ -104,7 +104,7 @@ describe('ThreadWriter', () => {
 
   it('makes an outage of a thread that ends: the write waiting, and every one after', async () => {
     const quitting = join(files.folder(), 'quitting-thread.mjs');
-    writeFileSync(quitting, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => process.exit(1));\n");
+    writeFileSync(quitting, "import { workerData } from 'node:worker_threads';\nworkerData.port.once('message', () => process.exit(1));\n");
     const { writer } = threadOnNewFile(pathToFileURL(quitting));
     const outage = (error: unknown): boolean => WorkplanError.is(error) && error.kind === 'storageUnavailable';
     await expect(runOn(writer, 'INSERT INTO things (name, size) VALUES (?, ?)', ['lost', 1])).rejects.toSatisfy(outage);

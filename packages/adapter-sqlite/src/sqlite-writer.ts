@@ -1,6 +1,6 @@
 import { WorkplanError } from '@workplan/core';
 import type { DatabaseSync } from 'node:sqlite';
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
 import { errorOf, startThread, threadModule } from './storage-threads.js';
 import { writesOn, type WriteResult, type WriteStep } from './write-statements.js';
@@ -73,6 +73,7 @@ const WRITE_THREAD = threadModule('write-thread');
  */
 export class ThreadWriter implements SqliteWriter {
   readonly #worker: Worker;
+  readonly #port: MessagePort;
   readonly #waiting = new Map<number, { resolve: (results: WriteResult[]) => void; reject: (error: unknown) => void }>();
   /** Settles once the thread has ended, closed or not. */
   readonly #ended: Promise<void>;
@@ -94,6 +95,7 @@ export class ThreadWriter implements SqliteWriter {
       this.#fail(cause);
     });
     this.#worker = thread.worker;
+    this.#port = thread.port;
     this.#ended = thread.ended;
   }
 
@@ -107,7 +109,7 @@ export class ThreadWriter implements SqliteWriter {
       if (this.#waiting.size === 0) this.#worker.ref();
       this.#waiting.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage(request);
+        this.#port.postMessage(request);
       } catch (error) {
         // A value that cannot be sent: nothing was written, and nothing waits for an answer.
         this.#settle({ id, failure: { message: String(error), code: undefined, errcode: undefined, errstr: undefined } });
@@ -120,7 +122,7 @@ export class ThreadWriter implements SqliteWriter {
       this.#closed = true;
       // Whoever awaits the close is kept until the thread has ended, which it does at once.
       this.#worker.ref();
-      this.#worker.postMessage('close');
+      this.#port.postMessage('close');
     }
     await this.#ended;
   }

@@ -2,18 +2,19 @@
 // the writes posted to it in order, those queued together in one commit (group-commit.ts),
 // and posts back the answers of each commit's writes in one message.
 import { DatabaseSync } from './node-sqlite.js';
-import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { BegunWrites } from './begun-writes.js';
 import { fileMovedError, FileIdentity, saveWalIntoFile } from './file-identity.js';
 import { commitTogether, type GroupCommitOptions } from './group-commit.js';
 import { type WriteRequest, type WriteThreadData } from './write-messages.js';
 import { writesOn } from './write-statements.js';
+import { type ThreadStart } from './storage-threads.js';
 
 // SQLite waits for another connection's lock this long at a time, and the thread tries
 // again until the write's deadline: between tries, a storage shutting down can stop it.
 const LOCK_WAIT_SLICE_MS = 50;
 
-const options = workerData as WriteThreadData;
+const { data: options, port } = workerData as ThreadStart<WriteThreadData>;
 const db = new DatabaseSync(options.path, { timeout: Math.min(options.busyTimeoutMs, LOCK_WAIT_SLICE_MS) });
 const file = new FileIdentity(options.path);
 const begun = new BegunWrites(options.begun);
@@ -34,8 +35,6 @@ const commit: GroupCommitOptions = {
   },
 };
 
-// In a worker, the port to the storage is there.
-const port = parentPort as MessagePort;
 /** Set once 'close' was taken from the queue while writes were taken into a batch. */
 let closing = false;
 

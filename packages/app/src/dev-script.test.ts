@@ -25,14 +25,18 @@ afterEach(async () => {
 });
 
 describe('pnpm dev', { timeout: 60_000 }, () => {
+  // On the default storage, SQLite in the folder's data/, whose threads run under node --watch too.
   it('serves with the settings of .env, restarts the app when a built file changes, and stops whole on Ctrl-C', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'workplan-dev-'));
-    await writeFile(join(folder, '.env'), `PORT=0\nSTORAGE=memory\nAPI_KEYS=${key}\nLOG_LEVEL=silent\n`);
+    await writeFile(join(folder, '.env'), `PORT=0\nAPI_KEYS=${key}\nLOG_LEVEL=silent\n`);
     dev = runApp(devScript, {}, { cwd: folder });
 
     const first = await dev.listening();
-    const answer = await fetch(`${first}/api/v1/scales`, { headers: { KEY: key } });
-    expect(answer.status).toBe(200);
+    const headers = { KEY: key, 'Content-Type': 'application/json' };
+    const created = await fetch(`${first}/api/v1/scale`, { method: 'POST', headers, body: JSON.stringify({ value: 'Noturno 12x36' }) });
+    expect(created.status).toBe(201);
+    const found = await fetch(`${first}/api/v1/scales?q=noturno`, { headers: { KEY: key } });
+    expect(((await found.json()) as { data: { value: string }[] }).data.map((record) => record.value)).toEqual(['Noturno 12x36']);
 
     const now = new Date();
     await utimes(builtFile, now, now);
@@ -43,13 +47,15 @@ describe('pnpm dev', { timeout: 60_000 }, () => {
       restarted.splice(0, restarted.length, ...dev.output().matchAll(/listening on (http:\/\/\S+)/gu));
     }
     const second = restarted[1]?.[1] ?? expect.unreachable(`no second start:\n${dev.output()}`);
-    expect((await fetch(`${second}/api/v1/scales`, { headers: { KEY: key } })).status).toBe(200);
+    const kept = await fetch(`${second}/api/v1/scales`, { headers: { KEY: key } });
+    expect(((await kept.json()) as { data: { value: string }[] }).data.map((record) => record.value)).toEqual(['Noturno 12x36']);
 
     dev.child.kill('SIGINT');
     const [code] = await dev.exited;
     expect(code).toBe(0);
     await expect(fetch(`${second}/health/live`)).rejects.toThrow();
     expect(dev.output()).toMatch(/Watching for file changes/u);
+    expect(dev.output()).not.toMatch(/Failed running/u);
   });
 
   // Run where pnpm runs it, the repository, whose `.env` (if a developer has one) the environment overrides.
