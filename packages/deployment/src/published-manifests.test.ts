@@ -89,4 +89,11 @@ describe('the workspace', () => {
     for (const name of names) walk(name, []);
     expect(cycles).toEqual([]);
   });
+
+  // Published or not: a package with `exports` shows a CommonJS caller how to load it.
+  it.each(workspacePackages().map((pkg) => [pkg.manifest.name, pkg] as const))('%s says in its README that it is ES modules only', (name, pkg) => {
+    const readme = readFileSync(join(pkg.path, 'README.md'), 'utf8');
+    expect(readme).toContain('ES modules only');
+    if (pkg.manifest.exports !== undefined) expect(readme).toContain(`require('${name}')`);
+  });
 });
