@@ -1,5 +1,5 @@
 import { creationOf, uniquenessKey, workSchedule, WorkplanError, costCenter } from '@workplan/core';
-import { buildRecord } from '@workplan/testing';
+import { buildRecord, runCommand } from '@workplan/testing';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -157,16 +157,13 @@ describe('SqliteStorage', () => {
       await storage.close();
       console.log(JSON.stringify(found.records.map((found) => found.value)), found.total);`,
     );
-    const child = spawn(process.execPath, ['--watch', script]);
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const watched = runCommand(process.execPath, ['--watch', script], {});
     try {
-      await expect.poll(() => output, { timeout: 10_000 }).toMatch(/Completed running|Failed running/u);
+      await watched.printed(/Completed running|Failed running/u);
     } finally {
-      child.kill();
+      await watched.stop();
     }
-    expect(output).toMatch(/^\["Noturno 12x36"\] 1\n/u);
+    expect(watched.output()).toMatch(/^\["Noturno 12x36"\] 1\n/u);
   }, 15_000);
 
   it('is ready while open and not after close, and closes twice without harm', async () => {
