@@ -1,37 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appEnvironment, buildNameOf, QUIET, servesMetrics, startApp } from './app.js';
+import { appEnvironment, BENCH_KEY } from './app.js';
 
-describe('the name of the build the app is compared with', () => {
-  it('is the folder scripts/bench-before.sh built it in, without the path before it', () => {
-    expect(buildNameOf('/home/someone/.cache/workplan/app-at-15cc3c20ff78/packages/app/dist/main.js')).toBe('app-at-15cc3c20ff78');
-    expect(buildNameOf('C:\\cache\\workplan\\app-at-abc123\\packages\\app\\dist\\main.js')).toBe('app-at-abc123');
-  });
-
-  it('is the file name for a build made elsewhere', () => {
-    expect(buildNameOf('/opt/builds/old/main.js')).toBe('main.js');
-  });
-});
-
-describe('an app started with settings of its own', () => {
+describe('the app\'s environment', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
   });
 
-  it('gets them over the defaults the bench keeps, whatever the shell set', () => {
+  it('leaves logs, metrics and the storage\'s settings at their defaults, whatever the shell set, and gives the bench\'s key', () => {
     vi.stubEnv('LOG_LEVEL', 'debug');
-    vi.stubEnv('METRICS', 'on');
-    expect(appEnvironment({ storage: 'memory', settings: QUIET })).toMatchObject({ LOG_LEVEL: 'warn', METRICS: 'off', STORAGE: 'memory' });
-    const shipped = appEnvironment({ storage: 'memory' });
-    expect([shipped.LOG_LEVEL, shipped.METRICS]).toEqual([undefined, undefined]);
+    vi.stubEnv('METRICS', 'off');
+    vi.stubEnv('SQLITE_SYNCHRONOUS', 'full');
+    const env = appEnvironment({ storage: 'sqlite', sqlitePath: 'bench.db' });
+    expect([env.LOG_LEVEL, env.METRICS, env.SQLITE_SYNCHRONOUS]).toEqual([undefined, undefined, undefined]);
+    expect(env).toMatchObject({ NODE_ENV: 'production', STORAGE: 'sqlite', SQLITE_PATH: 'bench.db', API_KEYS: BENCH_KEY });
   });
 
-  it('runs with them, and is named by them', { timeout: 30_000 }, async () => {
-    const app = await startApp({ storage: 'memory', settings: QUIET }, false);
-    try {
-      expect(app.name).toBe('app (memory, LOG_LEVEL=warn, METRICS=off)');
-      expect(await servesMetrics(app)).toBe(false);
-    } finally {
-      await app.stop();
-    }
+  it('runs the memory store outside production, which refuses it', () => {
+    expect(appEnvironment({ storage: 'memory' })).toMatchObject({ NODE_ENV: undefined, STORAGE: 'memory' });
   });
 });

@@ -35,11 +35,12 @@ describe('runs taken in turns', () => {
     errors: 0,
     peakRssMb: requests,
     generatorCpuPct: p50Ms,
+    serverCpuMs: requests / 10,
   });
 
   it('are one sample: the medians of their latencies, the sums of their counts', () => {
     const sample = ofTurns([run(0.3, 1, 50), run(0.1, 3, 50), run(0.2, 2, 100)]);
-    expect(sample).toEqual({ requests: 200, seconds: 0.2, reqPerSec: 1000, p50Ms: 0.2, p99Ms: 2, non2xx: 3, errors: 0, peakRssMb: 100, generatorCpuPct: 0.3 });
+    expect(sample).toEqual({ requests: 200, seconds: 0.2, reqPerSec: 1000, p50Ms: 0.2, p99Ms: 2, non2xx: 3, errors: 0, peakRssMb: 100, generatorCpuPct: 0.3, serverCpuMs: 20 });
   });
 });
 

@@ -1,6 +1,6 @@
 import type autocannon from 'autocannon';
 import { join } from 'node:path';
-import { startApp, type AppSpec } from './app.js';
+import { withApp } from './app.js';
 import { describe, turnOrder, type Plan } from './compare.js';
 import { runLoad, type Sample } from './load.js';
 import { runPacedApart, warmPacedGenerator, type PacedRun } from './paced-generator.js';
@@ -9,8 +9,8 @@ import { median } from './stats.js';
 
 /**
  * Finding records in a large store (issue 28): searches, each sort's first page, a page deep
- * in a cursor walk, counts, and whether expensive reads starve cheap ones. One store per
- * storage, seeded with `records` work schedules and as many cost centers.
+ * in a cursor walk, counts, and whether expensive reads starve cheap ones, on SQLite,
+ * seeded with `records` work schedules and as many cost centers.
  */
 export interface ScaleResult {
   readonly records: number;
@@ -56,13 +56,11 @@ export const EXPENSIVE = { connections: 16, findsPerSecond: 200, livesPerSecond:
 
 const LATENCY_REQUESTS = 500;
 
-/** Runs the scale scenario on a fresh app on `storage`. */
-export async function scaleScenario(storage: 'memory' | 'sqlite', records: number, dir: string, plan: Plan, pinned: boolean): Promise<ScaleResult> {
-  const spec: AppSpec = storage === 'memory' ? { storage } : { storage, sqlite: { path: join(dir, 'scale.db'), synchronous: 'normal' } };
-  const app = await startApp(spec, pinned);
-  try {
+/** Runs the scale scenario on a fresh app on SQLite, a file in `dir`. */
+export async function scaleScenario(records: number, dir: string, plan: Plan, pinned: boolean): Promise<ScaleResult> {
+  return withApp({ storage: 'sqlite', sqlitePath: join(dir, 'scale.db') }, pinned, async (app) => {
     const ids = await seedTexts(app, plan, records);
-    const label = `scale ${storage}`;
+    const label = 'scale';
     const latency = async (name: string, path: string): Promise<Sample> => {
       const sample = await runLoad({ server: app, connections: 1, amount: LATENCY_REQUESTS, headers: plan.headers, requests: [{ method: 'GET', path }] });
       console.log(`${label} ${name}: ${describe(sample)}`);
@@ -89,9 +87,7 @@ export async function scaleScenario(storage: 'memory' | 'sqlite', records: numbe
       searches: `/api/v1/scales/100?q=${encodeURIComponent(SEARCHES.rare)}`,
     });
     return { records, search, firstPages, deepPage, counted, beside };
-  } finally {
-    await app.stop();
-  }
+  });
 }
 
 /**
@@ -142,6 +138,7 @@ export function ofTurns(runs: readonly Sample[]): Sample {
     errors: sum((sample) => sample.errors),
     peakRssMb: rss.length === 0 ? undefined : Math.max(...rss),
     generatorCpuPct: Math.max(...runs.map((sample) => sample.generatorCpuPct)),
+    serverCpuMs: runs.some((sample) => sample.serverCpuMs === undefined) ? undefined : sum((sample) => sample.serverCpuMs ?? 0),
   };
 }
 

@@ -1,12 +1,9 @@
 import { join } from 'node:path';
-import { buildNameOf, startApp, type AppSpec } from './app.js';
-import { compare, seed, type Comparison, type Plan } from './compare.js';
+import { withApp, type AppSpec } from './app.js';
+import { seed, type Plan } from './compare.js';
 import { type ServerProcess } from './processes.js';
 import { median, percentile } from './stats.js';
-import { createOfNewValue, type Operation } from './workloads.js';
-
-/** The storages whose change log is measured: MongoDB's is measured only where a server can keep up (not FerretDB). */
-export type FeedStorage = 'memory' | 'sqlite';
+import { createOfNewValue } from './workloads.js';
 
 /** Reading the feed from its start to its end in pages of 1000, as a follower catching up does. */
 export interface FeedRead {
@@ -24,18 +21,10 @@ export interface FeedWake {
   readonly maxMs: number;
 }
 
-/** What the changes phase found (issue 29). */
+/** What the changes phase found on SQLite (issue 29). */
 export interface ChangesResult {
-  /**
-   * Creates, updates and deletes on the app (`app`) against the app built before writes were
-   * kept as changes (`before`: that build's name, `buildNameOf`), per storage, in one run;
-   * undefined without `BENCH_BEFORE_APP`.
-   */
-  readonly recording?: { readonly before: string; readonly memory: Comparison; readonly sqlite?: Comparison | undefined } | undefined;
-  /** Why `recording` is missing. */
-  readonly recordingNote?: string | undefined;
-  readonly read: Readonly<Partial<Record<FeedStorage, FeedRead>>>;
-  readonly wake: Readonly<Partial<Record<FeedStorage, FeedWake>>>;
+  readonly read: FeedRead;
+  readonly wake: FeedWake;
 }
 
 /** How much the phase does: changes in the feed that is read, and long polls woken. */
@@ -45,58 +34,14 @@ export interface ChangesPlan {
   readonly readRounds: number;
 }
 
-/** The operations a write's recording costs, and the groups `compare` runs them in. */
-const WRITES: readonly Operation[] = ['update', 'create', 'delete'];
-
-/** Runs the changes phase on the memory store and, with `sqlite`, on SQLite files in `dir`. */
-export async function changesPhase(
-  options: { readonly sqlite: boolean; readonly beforeApp: string | undefined; readonly seedRecords: number },
-  changesPlan: ChangesPlan,
-  dir: string,
-  plan: Plan,
-  pinned: boolean,
-): Promise<ChangesResult> {
-  const storages: FeedStorage[] = options.sqlite ? ['memory', 'sqlite'] : ['memory'];
-  const specOf = (storage: FeedStorage, name: string): AppSpec =>
-    storage === 'memory' ? { storage } : { storage, sqlite: { path: join(dir, `${name}.db`), synchronous: 'normal' } };
-  const read: Partial<Record<FeedStorage, FeedRead>> = {};
-  const wake: Partial<Record<FeedStorage, FeedWake>> = {};
-  for (const storage of storages) {
-    read[storage] = await withApp(specOf(storage, 'feed-read'), pinned, (app) => readFeed(app, changesPlan, plan));
-    console.log(`changes ${storage}: feed read ${Math.round(read[storage].perSecond)} changes/s (${read[storage].changes} changes, pages of 1000)`);
-    wake[storage] = await withApp(specOf(storage, 'feed-wake'), pinned, (app) => wakeLongPolls(app, changesPlan.wakes, plan));
-    console.log(`changes ${storage}: long poll woken p50 ${wake[storage].p50Ms.toFixed(2)} ms, p99 ${wake[storage].p99Ms.toFixed(2)} ms`);
-  }
-  if (options.beforeApp === undefined) {
-    const recordingNote = 'not run: BENCH_BEFORE_APP unset (bash scripts/bench-before.sh prints the path of the app before changes were kept)';
-    console.log(`changes: recording cost ${recordingNote}`);
-    return { recordingNote, read, wake };
-  }
-  const recordingOn = async (storage: FeedStorage): Promise<Comparison> => {
-    const now = await startApp(specOf(storage, 'recording-now'), pinned);
-    const before = await startApp({ ...specOf(storage, 'recording-before'), script: options.beforeApp }, pinned);
-    try {
-      const contenders = [
-        { key: 'before', server: before, operations: WRITES, ids: await seed(before, options.seedRecords, plan) },
-        { key: 'app', server: now, operations: WRITES, ids: await seed(now, options.seedRecords, plan) },
-      ];
-      return await compare(contenders, plan, `recording ${storage}`);
-    } finally {
-      await Promise.all([now.stop(), before.stop()]);
-    }
-  };
-  const memory = await recordingOn('memory');
-  const sqlite = options.sqlite ? await recordingOn('sqlite') : undefined;
-  return { recording: { before: buildNameOf(options.beforeApp), memory, sqlite }, read, wake };
-}
-
-async function withApp<T>(spec: AppSpec, pinned: boolean, use: (app: ServerProcess) => Promise<T>): Promise<T> {
-  const app = await startApp(spec, pinned);
-  try {
-    return await use(app);
-  } finally {
-    await app.stop();
-  }
+/** Runs the changes phase on fresh SQLite apps, on files in `dir`. */
+export async function changesPhase(changesPlan: ChangesPlan, dir: string, plan: Plan, pinned: boolean): Promise<ChangesResult> {
+  const specOf = (name: string): AppSpec => ({ storage: 'sqlite', sqlitePath: join(dir, `${name}.db`) });
+  const read = await withApp(specOf('feed-read'), pinned, (app) => readFeed(app, changesPlan, plan));
+  console.log(`changes: feed read ${Math.round(read.perSecond)} changes/s (${read.changes} changes, pages of 1000)`);
+  const wake = await withApp(specOf('feed-wake'), pinned, (app) => wakeLongPolls(app, changesPlan.wakes, plan));
+  console.log(`changes: long poll woken p50 ${wake.p50Ms.toFixed(2)} ms, p99 ${wake.p99Ms.toFixed(2)} ms`);
+  return { read, wake };
 }
 
 /** Fills the feed with creates, then reads it from the start in pages of 1000, `readRounds` times. */

@@ -12,7 +12,7 @@ import {
 
 /** One server in a comparison, with the operations it answers and the ids it holds. */
 export interface Contender {
-  /** `app`, `a`, `b` or `c`: the key the report uses. */
+  /** `app`, `sqlite`, `a`, `d` or `e`: the key the report uses. */
   readonly key: string;
   readonly server: ServerProcess;
   readonly operations: readonly Operation[];
@@ -37,6 +37,8 @@ export interface Summary {
   readonly non2xx: number;
   readonly errors: number;
   readonly generatorCpuPct: number;
+  /** The server's CPU time per answered request, in µs: the median of the rounds'. */
+  readonly cpuUsPerRequest: number | undefined;
   readonly rounds: readonly Sample[];
 }
 
@@ -140,8 +142,14 @@ export async function seed(server: ServerProcess, count: number, plan: Pick<Plan
   return created;
 }
 
+/** The server's CPU time per answered request in µs; undefined where its CPU could not be read. */
+export function cpuUsPerRequest(sample: Sample): number | undefined {
+  return sample.serverCpuMs === undefined || sample.requests === 0 ? undefined : (sample.serverCpuMs * 1000) / sample.requests;
+}
+
 export function summarize(rounds: readonly Sample[]): Summary {
   const rss = rounds.map((s) => s.peakRssMb).filter((mb) => mb !== undefined);
+  const cpu = rounds.map(cpuUsPerRequest).filter((us) => us !== undefined);
   return {
     reqPerSec: median(rounds.map((s) => s.reqPerSec)),
     p50Ms: median(rounds.map((s) => s.p50Ms)),
@@ -150,16 +158,19 @@ export function summarize(rounds: readonly Sample[]): Summary {
     non2xx: rounds.reduce((sum, s) => sum + s.non2xx, 0),
     errors: rounds.reduce((sum, s) => sum + s.errors, 0),
     generatorCpuPct: Math.max(...rounds.map((s) => s.generatorCpuPct)),
+    cpuUsPerRequest: cpu.length === 0 ? undefined : median(cpu),
     rounds,
   };
 }
 
 export function describe(sample: Sample): string {
   const rss = sample.peakRssMb === undefined ? '' : `, rss ${sample.peakRssMb.toFixed(0)} MB`;
+  const cpu = cpuUsPerRequest(sample);
+  const server = cpu === undefined ? '' : `, server ${cpu.toFixed(0)} µs cpu a request`;
   const bad = sample.non2xx + sample.errors > 0 ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : '';
   return (
     `${Math.round(sample.reqPerSec)} req/s, p50 ${ms(sample.p50Ms)}, p99 ${ms(sample.p99Ms)}` +
-    `${rss}, generator ${sample.generatorCpuPct.toFixed(0)}% cpu${bad}`
+    `${rss}${server}, generator ${sample.generatorCpuPct.toFixed(0)}% cpu${bad}`
   );
 }
 

@@ -16,6 +16,8 @@ export interface Sample {
   readonly peakRssMb: number | undefined;
   /** CPU the load generator used, in % of one core: near 100 means it, not the server, set the pace. */
   readonly generatorCpuPct: number;
+  /** CPU time the server used during the run, in ms; undefined where it could not be read. */
+  readonly serverCpuMs: number | undefined;
 }
 
 export interface LoadSpec {
@@ -38,7 +40,7 @@ export interface LoadSpec {
 /** The sample of a run that had nothing to send, such as deletes after a create that made nothing. */
 export function emptySample(server: ServerProcess): Sample {
   const nothing = Number.NaN;
-  return { requests: 0, seconds: 0, reqPerSec: 0, p50Ms: nothing, p99Ms: nothing, non2xx: 0, errors: 0, peakRssMb: server.rssMb(), generatorCpuPct: 0 };
+  return { requests: 0, seconds: 0, reqPerSec: 0, p50Ms: nothing, p99Ms: nothing, non2xx: 0, errors: 0, peakRssMb: server.rssMb(), generatorCpuPct: 0, serverCpuMs: 0 };
 }
 
 /** How a finished run went, beside its latencies. */
@@ -52,6 +54,7 @@ export interface RunCounts {
   readonly peakRssMb: number | undefined;
   /** The generator's CPU use during the run (`process.cpuUsage(before)`). */
   readonly cpu: NodeJS.CpuUsage;
+  readonly serverCpuMs?: number | undefined;
 }
 
 /** The sample of a finished run. */
@@ -67,6 +70,7 @@ export function sampleOf(latencies: Latencies, run: RunCounts): Sample {
     errors: run.errors,
     peakRssMb: run.peakRssMb,
     generatorCpuPct: ((run.cpu.user + run.cpu.system) / 1e6 / Math.max(run.wallSeconds, 0.001)) * 100,
+    serverCpuMs: run.serverCpuMs,
   };
 }
 
@@ -89,6 +93,7 @@ export async function runLoad(spec: LoadSpec): Promise<Sample> {
     spec.onSecond?.(spec.server.rssMb(), ticks);
   }, 1000);
   const cpuBefore = process.cpuUsage();
+  const serverCpuBefore = spec.server.cpuMs();
   try {
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
@@ -119,7 +124,9 @@ export async function runLoad(spec: LoadSpec): Promise<Sample> {
     });
     const seconds = (lastResponse - started) / 1000;
     const wallSeconds = (performance.now() - started) / 1000;
-    return sampleOf(latencies, { seconds, wallSeconds, non2xx, errors: result.errors, peakRssMb: peakRss, cpu: process.cpuUsage(cpuBefore) });
+    const serverCpuAfter = spec.server.cpuMs();
+    const serverCpuMs = serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : serverCpuAfter - serverCpuBefore;
+    return sampleOf(latencies, { seconds, wallSeconds, non2xx, errors: result.errors, peakRssMb: peakRss, cpu: process.cpuUsage(cpuBefore), serverCpuMs });
   } finally {
     clearInterval(sampler);
     clearInterval(secondly);

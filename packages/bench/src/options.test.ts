@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { withDatabase } from './app.js';
 import { parseOptions } from './options.js';
 
 describe('parseOptions', () => {
@@ -15,26 +14,15 @@ describe('parseOptions', () => {
     expect(options.outDir).not.toMatch(/docs\/benchmarks$/u);
   });
 
-  it('takes durations from BENCH_* variables and MongoDB from MONGODB_URI', () => {
-    const env = { BENCH_ROUNDS: '5', BENCH_ROUND_SECONDS: '20', BENCH_SOAK_SECONDS: '120', MONGODB_URI: 'mongodb://h:1/' };
-    expect(parseOptions([], env)).toMatchObject({ rounds: 5, roundSeconds: 20, soakSeconds: 120, mongodbUri: 'mongodb://h:1/' });
-    expect(parseOptions(['--no-mongodb'], env).mongodbUri).toBeUndefined();
+  it('takes durations and sizes from BENCH_* variables', () => {
+    const env = { BENCH_ROUNDS: '5', BENCH_ROUND_SECONDS: '20', BENCH_SOAK_SECONDS: '120', BENCH_SCALE_RECORDS: '0' };
+    expect(parseOptions([], env)).toMatchObject({ rounds: 5, roundSeconds: 20, soakSeconds: 120, scaleRecords: 0 });
   });
 
   it('refuses an unknown flag and a malformed number', () => {
     expect(() => parseOptions(['--fast'], {})).toThrow('unknown flag --fast');
+    expect(() => parseOptions(['--changes'], {})).toThrow('unknown flag --changes');
     expect(() => parseOptions([], { BENCH_ROUNDS: '1.5' })).toThrow('BENCH_ROUNDS must be a whole number');
-  });
-});
-
-describe('BENCH_OTHER_NODE', () => {
-  it('runs the app on Node 26 beside the bench\'s own by default, on another major when set, on none when told', () => {
-    expect([parseOptions([], {}).otherNode, parseOptions([], { BENCH_OTHER_NODE: '25' }).otherNode]).toEqual(['24', '25']);
-    expect(parseOptions([], { BENCH_OTHER_NODE: 'none' }).otherNode).toBeUndefined();
-  });
-
-  it('refuses what is not a major version', () => {
-    expect(() => parseOptions([], { BENCH_OTHER_NODE: '26.1' })).toThrow('BENCH_OTHER_NODE must be a Node major version');
   });
 });
 
@@ -48,13 +36,5 @@ describe('BENCH_PROFILE', () => {
     expect(parseOptions(['--profile'], {}).profiledStorage).toBe('memory');
     expect(parseOptions(['--profile'], { BENCH_PROFILE_STORAGE: 'sqlite' }).profiledStorage).toBe('sqlite');
     expect(() => parseOptions(['--profile'], { BENCH_PROFILE_STORAGE: 'mongodb' })).toThrow('BENCH_PROFILE_STORAGE must be memory or sqlite');
-  });
-});
-
-describe('withDatabase', () => {
-  it('sets the database and keeps hosts and options', () => {
-    expect(withDatabase('mongodb://127.0.0.1:27017/', 'b')).toBe('mongodb://127.0.0.1:27017/b');
-    expect(withDatabase('mongodb://u:p@h1:1,h2:2/app?replicaSet=rs', 'b')).toBe('mongodb://u:p@h1:1,h2:2/b?replicaSet=rs');
-    expect(withDatabase('mongodb://h:1', 'b')).toBe('mongodb://h:1/b');
   });
 });

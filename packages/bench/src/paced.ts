@@ -25,6 +25,16 @@ export interface PacedSpec {
 const TICK_MS = 1;
 
 /**
+ * How many of a load's `total` requests are due `elapsedMs` after its start, at
+ * `perSecond`: request n (from 0) is due n / perSecond seconds in, whatever became of the
+ * ones before.
+ */
+export function dueBy(elapsedMs: number, perSecond: number, total: number): number {
+  if (elapsedMs < 0) return 0;
+  return Math.min(total, Math.floor((elapsedMs * perSecond) / 1000) + 1);
+}
+
+/**
  * Sends `perSecond` requests a second, evenly spaced (an open loop): request n is sent n /
  * perSecond seconds after the start whatever became of the ones before, and its latency
  * counts from then, a wait for a free connection behind a stalled answer included. (Not
@@ -80,8 +90,8 @@ export async function runPaced(spec: PacedSpec): Promise<Sample> {
         if (sent === total && open === 0) resolve();
       };
       const tick = (): void => {
-        const now = performance.now();
-        while (sent < total && started + (sent * 1000) / spec.perSecond <= now) {
+        const due = dueBy(performance.now() - started, spec.perSecond, total);
+        while (sent < due) {
           sent += 1;
           open += 1;
           void send().then(answered);

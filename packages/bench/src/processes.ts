@@ -12,6 +12,8 @@ export interface ServerProcess {
   readonly pid: number;
   /** Resident set size now, in MB; undefined where /proc is missing. */
   rssMb(): number | undefined;
+  /** CPU time the process has used so far, every thread of it, in ms; undefined where /proc is missing. */
+  cpuMs(): number | undefined;
   /** Stops it with SIGTERM (SIGKILL after 5 s) and resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -81,7 +83,7 @@ export async function startServer(spec: ServerSpec, pinned: boolean): Promise<Se
     throw new Error(`${spec.name} did not start: ${why}\n${stderrTail}`, { cause: error });
   }
   const pid = child.pid ?? 0;
-  return { name: spec.name, url, pid, rssMb: () => rssOf(pid), stop: () => stopChild(child) };
+  return { name: spec.name, url, pid, rssMb: () => rssOf(pid), cpuMs: () => cpuMsOf(pid), stop: () => stopChild(child) };
 }
 
 /** The resident memory of process `pid` in MB, from /proc; undefined where there is none. */
@@ -90,6 +92,26 @@ export function rssOf(pid: number): number | undefined {
   if (!existsSync(status)) return undefined;
   const match = /^VmRSS:\s+(\d+) kB/mu.exec(readFileSync(status, 'utf8'));
   return match?.[1] === undefined ? undefined : Number(match[1]) / 1024;
+}
+
+/** The CPU time of process `pid` in ms, from /proc; undefined where there is none. */
+function cpuMsOf(pid: number): number | undefined {
+  const stat = `/proc/${pid}/stat`;
+  return existsSync(stat) ? cpuMsOfStat(readFileSync(stat, 'utf8')) : undefined;
+}
+
+/** /proc reports CPU time in clock ticks of USER_HZ, 100 a second on Linux whatever the kernel's own rate. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * User and system time, in ms, of a `/proc/PID/stat` line: fields 14 and 15, counted after
+ * the command name in parentheses, which may itself hold spaces and parentheses.
+ */
+export function cpuMsOfStat(line: string): number | undefined {
+  const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
+  // Fields 3 onwards follow the name: utime is the 14th field, stime the 15th.
+  const [utime, stime] = [Number(fields[11]), Number(fields[12])];
+  return Number.isFinite(utime) && Number.isFinite(stime) ? ((utime + stime) * 1000) / TICKS_PER_SECOND : undefined;
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -43,8 +43,8 @@ export async function profileOperation(
   pinned: boolean,
 ): Promise<HotFunction[]> {
   await mkdir(dir, { recursive: true });
-  const sqlite = { path: join(dir, 'profile.db'), synchronous: 'normal' } as const;
-  const app = await startApp({ storage, ...(storage === 'sqlite' && { sqlite }), nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] }, pinned);
+  const sqlitePath = storage === 'sqlite' ? join(dir, 'profile.db') : undefined;
+  const app = await startApp({ storage, ...(sqlitePath !== undefined && { sqlitePath }), nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] }, pinned);
   try {
     const ids = await seed(app, seedRecords, plan);
     const base = { server: app, connections: plan.connections, headers: plan.headers, requests: requestsFor(operation, ids) };

@@ -1,53 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import { type Summary } from './compare.js';
 import { type Sample } from './load.js';
-import { mainRows, sweepRows } from './report.js';
+import { markdownReport, operationRows } from './report.js';
 import { type Results } from './results.js';
-import { otherNode } from './runtime.js';
+import { target } from './targets.js';
 
 const sample = (reqPerSec: number): Sample => ({
-  requests: reqPerSec, seconds: 1, reqPerSec, p50Ms: 1, p99Ms: 2, non2xx: 0, errors: 0, peakRssMb: 100, generatorCpuPct: 50,
+  requests: reqPerSec, seconds: 1, reqPerSec, p50Ms: 1, p99Ms: 2, non2xx: 0, errors: 0, peakRssMb: 100, generatorCpuPct: 50, serverCpuMs: 1,
 });
-const summary = (reqPerSec: number): Summary => ({ ...sample(reqPerSec), rounds: [sample(reqPerSec)] });
+const summary = (reqPerSec: number, cpuUsPerRequest?: number): Summary => ({ ...sample(reqPerSec), cpuUsPerRequest, rounds: [sample(reqPerSec)] });
 
-describe('mainRows', () => {
-  it('names the app by its Node when it also ran on another, and the peers by what they are', () => {
-    const memory = { appMetrics: true, runtime: { own: '24.21.0', other: '26.10.0' }, comparison: { find: { d: summary(1), app: summary(2), runtime: summary(3) } } };
-    const servers = mainRows({ memory, sweeps: { memory: { pageSize: [], collectionSize: [] } } } as unknown as Results).slice(1).map((row) => row[2]);
-    expect(servers).toEqual(['(d) NestJS on Express', 'app on Node 24.21.0', 'app on Node 26.10.0']);
-  });
+const throughput = {
+  appMetrics: true,
+  comparison: { find: { a: summary(3000, 9.6), sqlite: summary(700, 61), app: summary(1000, 40.4), d: summary(900) }, create: { app: summary(500) } },
+  findsBesideCreates: { find: summary(2000), create: summary(1000) },
+};
 
-  it('names the app with neither request log nor metrics by its settings, and gives it the app\'s ratios to the baselines', () => {
-    const memory = { appMetrics: true, comparison: { find: { b: summary(400), app: summary(200), quiet: summary(300) } } };
-    const rows = mainRows({ memory, sweeps: { memory: { pageSize: [], collectionSize: [] } } } as unknown as Results).slice(1);
-    expect(rows.map((row) => [row[2], row[10]])).toEqual([
-      ['(b) Express + Map', ''],
-      ['app', '0.50'],
-      ['app, LOG_LEVEL=warn, METRICS=off', '0.75'],
-    ]);
-  });
-
-  it('gives the app before search and sort the app\'s ratios to the baselines, under its build\'s name', () => {
-    const memory = { appMetrics: true, listBefore: 'app-at-30c5742', comparison: { delete: { b: summary(400), app: summary(200), listBefore: summary(380) } } };
-    const rows = mainRows({ memory, sweeps: { memory: { pageSize: [], collectionSize: [] } } } as unknown as Results).slice(1);
-    expect(rows.map((row) => [row[2], row[10]])).toEqual([
-      ['(b) Express + Map', ''],
-      ['app', '0.50'],
-      ['app before search and sort (app-at-30c5742)', '0.95'],
+describe('operationRows', () => {
+  it('lists each operation\'s servers, the app on each store first, with the server\'s CPU a request', () => {
+    const rows = operationRows({ throughput });
+    expect(rows[0]?.[6]).toBe('server CPU µs a request');
+    expect(rows.slice(1).map((row) => [row[0], row[1], row[2], row[6]])).toEqual([
+      ['find', 'app on memory', '1000', '40'],
+      ['find', 'app on SQLite', '700', '61'],
+      ['find', '(d) NestJS on Express', '900', 'n/a'],
+      ['find', '(a) bare node:http', '3000', '10'],
+      ['create', 'app on memory', '500', 'n/a'],
     ]);
   });
 });
 
-describe('sweepRows', () => {
-  it('lists the pages measured beside the app under their own server', () => {
-    const point = (limit: number, reqPerSec: number) => ({ records: 1000, skip: 0, limit, sample: sample(reqPerSec) });
-    const sweeps = { memory: { pageSize: [point(1000, 100)], collectionSize: [], beside: { b: [point(1000, 300)] } }, mongodb: undefined };
-    expect(sweepRows(sweeps).slice(1).map((row) => [row[1], row[4], row[5]])).toEqual([['app', '1000', '100'], ['(b) Express + Map', '1000', '300']]);
-  });
-});
+describe('markdownReport', () => {
+  const results = {
+    meta: { date: '2026-12-03T00:00:00.000Z', mode: 'quick', rounds: 1, roundSeconds: 2, warmupSeconds: 1, connections: 50, seedRecords: 1000, pinned: true, tookSeconds: 200,
+      machine: { cpu: 'x', cores: 2, memoryGb: 1, os: 'Linux', node: 'v26.0.0', commit: 'abc1234', loadAtStart: 0.5 } },
+    throughput,
+    soak: { seconds: 5, rate: 1000, sample: sample(1000), rssTrace: [], rssStartMb: 1, rssEndMb: 1, rssGrowthMb: 0, liveHeapStartMb: 20, liveHeapEndMb: 21 },
+    targets: [target('met', 1, { atLeast: 1 }), target('missed', 0.5, { atLeast: 1 }), target('not run', undefined, { atMost: 1 }), target('reported', 3, 'report')],
+  } as unknown as Results;
 
-describe('otherNode', () => {
-  it('does not run the app twice on the Node the bench runs on', () => {
-    expect(otherNode(process.versions.node.split('.')[0] ?? '')).toEqual({ note: expect.stringContaining('the bench itself runs on Node') as unknown });
+  it('is made from what results.json holds: the same report from the file read back', () => {
+    const readBack = JSON.parse(JSON.stringify(results)) as Results;
+    expect(markdownReport(readBack)).toBe(markdownReport(results));
+  });
+
+  it('says a quick run measures nothing, and counts the targets missed and not run above their table', () => {
+    const report = markdownReport(results);
+    expect(report).toContain('**Not a measurement**');
+    expect(report).toContain('## Targets: 1 missed, 1 not run');
+    expect(report).toContain('| missed | 0.50 | >= 1 | NO |');
+    expect(report).toContain('| reported | 3 |  | report |');
+    expect(markdownReport({ ...results, meta: { ...results.meta, mode: 'full' } })).not.toContain('Not a measurement');
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type Summary } from './compare.js';
+import { type ScaleResult } from './at-scale.js';
+import { type Comparison, type Summary } from './compare.js';
 import { type Sample } from './load.js';
-import { checkTargets, type Measured } from './results.js';
-import { type SqliteResult } from './scenarios.js';
+import { formatMet } from './report.js';
+import { type Measured } from './results.js';
 import { type SoakResult } from './soak.js';
-import { type SweepPoint } from './sweeps.js';
-import { formatMet, target } from './targets.js';
+import { checkTargets, target } from './targets.js';
 
 describe('target', () => {
   it('is met at or above an atLeast bound and missed below it', () => {
@@ -24,214 +24,158 @@ describe('target', () => {
   });
 
   it('says not run, never met, when the figure is missing', () => {
-    const row = target('mongodb find', undefined, { atLeast: 0.85 });
+    const row = target('sqlite find', undefined, { atLeast: 0.6 });
     expect([row.measured, row.met, formatMet(row)]).toEqual([null, null, 'not run']);
     expect(target('nan', Number.NaN, { atLeast: 0 }).met).toBeNull();
   });
 });
 
 const sample = (reqPerSec: number, p50Ms = 1, p99Ms = 2): Sample => ({
-  requests: reqPerSec, seconds: 1, reqPerSec, p50Ms, p99Ms, non2xx: 0, errors: 0, peakRssMb: 100, generatorCpuPct: 50,
+  requests: reqPerSec, seconds: 1, reqPerSec, p50Ms, p99Ms, non2xx: 0, errors: 0, peakRssMb: 100, generatorCpuPct: 50, serverCpuMs: reqPerSec / 20,
 });
-const summary = (reqPerSec: number, p99Ms = 2): Summary => {
+const summary = (reqPerSec: number, p99Ms = 2, cpuUsPerRequest?: number): Summary => {
   const s = sample(reqPerSec, 1, p99Ms);
-  return { ...s, rounds: [s] };
+  return { ...s, cpuUsPerRequest, rounds: [s] };
 };
-const page = (limit: number, s: Sample): SweepPoint => ({ records: 1000, skip: 0, limit, sample: s });
 const soak: SoakResult = {
   seconds: 5, rate: 1000, sample: sample(1000), rssTrace: [100, 101], rssStartMb: 100, rssEndMb: 101, rssGrowthMb: 1, liveHeapStartMb: 20, liveHeapEndMb: 22,
 };
 
-/** A run with the memory scenario and sweep only: SQLite, MongoDB and the peers did not run. */
-function run(app1000: Sample, soakResult: SoakResult = soak): Measured {
+/** The app on memory at 1000 req/s on every operation, the others at the rates given; every other figure within its target. */
+function throughput(rates: { d?: number; e?: number; sqlite?: number } = {}, byOp: Comparison = {}): Measured['throughput'] {
+  const comparison: Comparison = {};
+  for (const op of ['find', 'update', 'list', 'create', 'delete'] as const) {
+    comparison[op] = { app: summary(1000, 2, 40), d: summary(rates.d ?? 900), e: summary(rates.e ?? 1100), ...byOp[op] };
+    if (op !== 'update') comparison[op] = { ...comparison[op], sqlite: summary(rates.sqlite ?? 700, 2, 60) };
+    if (op === 'find' || op === 'list') comparison[op] = { ...comparison[op], a: summary(3000, 1, 10) };
+  }
+  return { comparison, appMetrics: true, findsBesideCreates: { find: summary(2000, 4), create: summary(1000) } };
+}
+
+function scale(overrides: Partial<ScaleResult> = {}): ScaleResult {
+  const page = sample(2000, 0.4, 1);
+  const beside = { find: sample(200, 1, 5), live: sample(50, 1, 6), load: sample(100, 10, 30) };
+  return {
+    records: 100_000,
+    search: { rare: sample(50, 20, 30), common: sample(500, 2, 3) },
+    firstPages: { createdAt: page, value: sample(2000, 0.5, 1) },
+    deepPage: { depth: 99_900, first: sample(2000, 0.5, 1), deep: sample(2000, 0.6, 1) },
+    counted: { plain: { without: sample(2000, 0.4, 1), with: sample(2000, 0.44, 1) }, sorted: { without: sample(2000, 0.5, 1), with: sample(2000, 0.55, 1) } },
+    beside: { deepPages: beside, searches: { ...beside, find: sample(200, 1, 7) } },
+    ...overrides,
+  };
+}
+
+/** A run in which every part ran, each figure as given. */
+function run(parts: Partial<Measured> = {}): Measured {
   return {
     meta: { date: '', mode: 'quick', rounds: 1, roundSeconds: 1, warmupSeconds: 0, connections: 50, seedRecords: 100, pinned: false, tookSeconds: 1,
-      machine: { cpu: 'x', cores: 2, memoryGb: 1, os: 'x', node: 'v24.0.0', commit: undefined, loadAtStart: 0 } },
-    memory: {
-      appMetrics: true,
-      comparison: {
-        find: { b: summary(1000, 2), app: summary(900, 3.2) },
-        list: { b: summary(1000), app: summary(600) },
-      },
+      machine: { cpu: 'x', cores: 2, memoryGb: 1, os: 'x', node: 'v26.0.0', commit: undefined, loadAtStart: 0 } },
+    throughput: throughput(),
+    soak,
+    scale: scale(),
+    changes: { read: { changes: 20_000, perSecond: 25_000, rounds: [25_000] }, wake: { count: 200, p50Ms: 2, p99Ms: 9, maxMs: 12 } },
+    webhooks: {
+      latency: { perSecond: 200, count: 4000, p50Ms: 2, p99Ms: 7, maxMs: 20 },
+      drain: { changes: 100_000, seconds: 40, perSecond: 2500 },
+      isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 10.5) } },
     },
-    mongodb: undefined,
-    mongodbNote: 'not run',
-    sweeps: { memory: { pageSize: [page(1000, app1000)], collectionSize: [], beside: { b: [page(1000, sample(200))] } }, mongodb: undefined },
-    soak: soakResult,
-    conditional: { find: 1.2, update: 3.4 },
+    ...parts,
   };
 }
 
-/** The SQLite scenario: the SQLite app's req/s per operation beside the memory app's 1000, and a paced load's `find` and `create`. */
-function sqliteRun(app: { find: number; create: number; list: number }, paced: { findP99Ms: number; create?: Summary }): SqliteResult {
-  const memory = summary(1000);
-  const pacedFind = summary(2000, paced.findP99Ms);
-  const pacedCreate = paced.create ?? summary(1000);
-  return {
-    appMetrics: true,
-    comparison: {
-      find: { memory, app: summary(app.find) },
-      create: { memory, app: summary(app.create) },
-      list: { memory, app: summary(app.list) },
-    },
-    findsDuringCreates: {
-      memory: { find: summary(2000), create: summary(1000) },
-      normal: { find: pacedFind, create: pacedCreate },
-      full: { find: summary(2000), create: summary(1000) },
-    },
-    findsAlone: summary(2000),
-  };
-}
+const byName = (targets: ReturnType<typeof checkTargets>, name: string) => targets.find((t) => t.name.startsWith(name));
 
 describe('checkTargets', () => {
-  const byName = (targets: ReturnType<typeof checkTargets>, name: string) => targets.find((t) => t.name.startsWith(name));
-
-  it('computes each ratio from the medians, and its verdict from the bound', () => {
-    const targets = checkTargets(run(sample(160, 10, 25)));
-    expect(byName(targets, 'memory: find, app / (b)')).toMatchObject({ measured: 0.9, met: true });
-    expect(byName(targets, 'memory: list of 100, app / (b)')).toMatchObject({ measured: 0.6, threshold: '>= 0.7', met: false });
-    expect(byName(targets, 'memory: list of 1000, app / (b)')).toMatchObject({ measured: 0.8, met: true });
-    expect(byName(targets, 'memory: find p99 at 50 connections')?.measured).toBeCloseTo(1.6);
-    expect(byName(targets, 'memory: find p99 at 50 connections')?.met).toBe(false);
+  it('meets every target on a run whose every figure is within it', () => {
+    const targets = checkTargets(run());
+    expect(targets.filter((t) => t.threshold !== null && t.met !== true)).toEqual([]);
+    expect(targets.filter((t) => t.threshold !== null)).toHaveLength(4 + 4 + 6 + 5 + 4);
   });
 
-  it('holds a plain list to 0.95 of the app before search and sort, taken in the same rounds, and names that build', () => {
-    const base = run(sample(160));
-    const beside = (before: number): Measured => ({
-      ...base,
-      memory: { ...base.memory, listBefore: 'app-at-30c5742', comparison: { ...base.memory.comparison, list: { b: summary(1000), app: summary(600), listBefore: summary(before) } } },
+  it('holds the app on memory to 1.0 of NestJS on Express on find, list of 100, create and update, and reports NestJS on Fastify', () => {
+    const even = checkTargets(run({ throughput: throughput({ d: 1000, e: 1250 }) }));
+    const names = ['find', 'list of 100', 'create', 'update'].map((op) => `peers: ${op}, app on memory / (d) NestJS on Express`);
+    expect(names.map((name) => byName(even, name))).toEqual(names.map((name) => ({ name, measured: 1, threshold: '>= 1', met: true })));
+    expect(byName(even, 'peers: create, app on memory / (e)')).toMatchObject({ measured: 0.8, threshold: null, met: null });
+    const slower = checkTargets(run({ throughput: throughput({}, { update: { d: summary(1010) } }) }));
+    expect([byName(slower, 'peers: update, app on memory / (d)')?.met, byName(slower, 'peers: find, app on memory / (d)')?.met]).toEqual([false, true]);
+  });
+
+  it('reports the server\'s CPU a request of find and list of 100 on the app on each store and bare node:http, with no verdict', () => {
+    const rows = checkTargets(run()).filter((t) => t.name.startsWith('cpu: '));
+    expect(rows.map((t) => [t.name, t.measured, t.met])).toEqual([
+      ['cpu: find, app on memory, µs a request', 40, null],
+      ['cpu: find, app on SQLite, µs a request', 60, null],
+      ['cpu: find, (a) bare node:http, µs a request', 10, null],
+      ['cpu: list of 100, app on memory, µs a request', 40, null],
+      ['cpu: list of 100, app on SQLite, µs a request', 60, null],
+      ['cpu: list of 100, (a) bare node:http, µs a request', 10, null],
+    ]);
+  });
+
+  it('holds SQLite to 0.6 of the memory store on find, list of 100 and create, and its find p99 beside creates to 10 ms', () => {
+    const met = checkTargets(run({ throughput: throughput({ sqlite: 600 }) }));
+    expect(['find', 'list of 100', 'create'].map((op) => byName(met, `sqlite: ${op}, app on SQLite / on memory`))).toEqual(
+      ['find', 'list of 100', 'create'].map((op) => ({ name: `sqlite: ${op}, app on SQLite / on memory`, measured: 0.6, threshold: '>= 0.6', met: true })),
+    );
+    expect(byName(met, 'sqlite: find p99 with 2000 finds/s beside 1000 creates/s')).toMatchObject({ measured: 4, threshold: '<= 10', met: true });
+    const slow = throughput({ sqlite: 590 });
+    const missed = checkTargets(run({ throughput: { ...slow, findsBesideCreates: { ...slow.findsBesideCreates, find: summary(2000, 10.1) } } }));
+    expect(['sqlite: find, app', 'sqlite: list of 100, app', 'sqlite: create, app', 'sqlite: find p99'].map((name) => byName(missed, name)?.met)).toEqual([false, false, false, false]);
+  });
+
+  it('computes issue 28\'s six targets on SQLite from the slowest of each kind of read', () => {
+    const targets = checkTargets(run()).filter((t) => t.name.startsWith('sqlite at 100,000 records'));
+    expect(targets.map((t) => [t.name.split(': ')[1]?.split(',')[0], t.measured, t.threshold])).toEqual([
+      ['a search (q)', 20, '<= 25'],
+      ['the first page of 100 of any sort', 0.5, '<= 10'],
+      ['the page at depth 99', 1.2, '<= 1.5'],
+      ['a page with count=true / without', 1.1, '<= 1.2'],
+      ['find p99 beside 16 connections of deep pages or searches', 7, '< 20'],
+      ['/health/live p99 beside 16 connections of deep pages or searches', 6, '< 20'],
+    ].map(([name, measured, threshold]) => [name, expect.closeTo(measured as number) as unknown, threshold]));
+    const beside = scale().beside;
+    const starved = checkTargets(run({ scale: scale({ beside: { ...beside, deepPages: { ...beside.deepPages, live: sample(50, 1, 20) } } }) }));
+    expect(byName(starved, 'sqlite at 100,000 records: /health/live p99')).toMatchObject({ measured: 20, met: false });
+    expect(checkTargets(run({ scale: undefined })).some((t) => t.name.startsWith('sqlite at '))).toBe(false);
+  });
+
+  it('holds the feed to 20,000 changes a second, a long poll to 50 ms, webhooks to 1 s and 2,000 a second, and finds beside a hanging receiver to 1.1', () => {
+    const names = ['sqlite: the changes feed', 'sqlite: a long poll', 'sqlite: a webhook delivered', 'sqlite: a webhook backlog', 'sqlite: find p99 beside a webhook receiver'];
+    expect(names.map((name) => byName(checkTargets(run()), name)?.met)).toEqual([true, true, true, true, true]);
+    const slow = run({
+      changes: { read: { changes: 20_000, perSecond: 19_000, rounds: [19_000] }, wake: { count: 200, p50Ms: 2, p99Ms: 51, maxMs: 60 } },
+      webhooks: {
+        latency: { perSecond: 200, count: 4000, p50Ms: 2, p99Ms: 1001, maxMs: 1300 },
+        drain: { changes: 100_000, seconds: 51, perSecond: 1960 },
+        isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 11.5) } },
+      },
     });
-    const name = 'memory: list of 100, app / the app before search and sort';
-    expect(byName(checkTargets(beside(630)), name)).toMatchObject({ name: `${name} (app-at-30c5742)`, threshold: '>= 0.95', met: true });
-    expect(byName(checkTargets(beside(640)), name)?.met).toBe(false);
-    expect(byName(checkTargets(base), name)).toMatchObject({ measured: null, met: null });
+    const missed = checkTargets(slow);
+    expect(names.map((name) => byName(missed, name)?.met)).toEqual([false, false, false, false, false]);
+    expect(byName(missed, 'sqlite: a webhook backlog of 100,000 changes drained')).toMatchObject({ measured: 1960, threshold: '>= 2000' });
   });
 
-  it('reports the app with neither request log nor metrics against (b), with no verdict', () => {
-    const base = run(sample(160));
-    const quiet: Measured = { ...base, memory: { ...base.memory, comparison: { ...base.memory.comparison, update: { b: summary(1000), app: summary(500), quiet: summary(620) } } } };
-    expect(byName(checkTargets(quiet), 'memory: update, app with')).toEqual({
-      name: 'memory: update, app with LOG_LEVEL=warn, METRICS=off / (b)',
-      measured: 0.62,
-      threshold: null,
-      met: null,
-    });
-    expect(byName(checkTargets(base), 'memory: update, app with')).toMatchObject({ measured: null, met: null });
+  it('checks the soak for a leak by the heap after a full collection, and the memory app\'s RSS in the find run', () => {
+    expect(byName(checkTargets(run()), 'soak: live heap growth')).toMatchObject({ measured: 2, threshold: '< 10', met: true });
+    expect(byName(checkTargets(run({ soak: { ...soak, liveHeapEndMb: 35 } })), 'soak: live heap growth')).toMatchObject({ measured: 15, met: false });
+    const heavy = { ...sample(1000), peakRssMb: 150 };
+    const rss = checkTargets(run({ throughput: throughput({}, { find: { app: { ...summary(1000), peakRssMb: 150, rounds: [heavy] } } }) }));
+    expect(byName(rss, 'memory: app RSS in the find run')).toMatchObject({ measured: 150, threshold: '< 150', met: false });
   });
 
-  it('reports the app before search and sort against (b) for each operation, with no verdict, only when it ran', () => {
-    const base = run(sample(160));
-    const before: Measured = {
-      ...base,
-      memory: { ...base.memory, listBefore: 'app-at-30c5742', comparison: { ...base.memory.comparison, delete: { b: summary(1000), app: summary(600), listBefore: summary(950) } } },
-    };
-    const rows = checkTargets(before).filter((row) => row.name.includes(', the app before search and sort (app-at-30c5742) / (b)'));
-    expect(rows.map((row) => row.name.split(',')[0])).toEqual(['memory: find', 'memory: update', 'memory: list', 'memory: create', 'memory: delete']);
-    expect(byName(rows, 'memory: delete')).toEqual({
-      name: 'memory: delete, the app before search and sort (app-at-30c5742) / (b)',
-      measured: 0.95,
-      threshold: null,
-      met: null,
-    });
-    expect(byName(rows, 'memory: update')).toMatchObject({ measured: null, met: null });
-    expect(checkTargets(base).some((row) => row.name.includes('the app before search and sort (') && row.name.endsWith('/ (b)'))).toBe(false);
-  });
-
-  it('holds the list of 1000 to p99 at most 3 times its own p50', () => {
-    expect(byName(checkTargets(run(sample(160, 10, 30))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 3, met: true });
-    expect(byName(checkTargets(run(sample(160, 10, 2300))), 'memory: list of 1000, app p99')).toMatchObject({ measured: 230, met: false });
-  });
-
-  it('leaves what did not run as not run, and report rows without a verdict', () => {
-    const targets = checkTargets(run(sample(160)));
-    expect(byName(targets, 'mongodb: find')).toMatchObject({ measured: null, met: null });
-    expect(byName(targets, 'mongodb: (c) findOne req/s')).toMatchObject({ measured: null, threshold: '>= 1000', met: null });
-    expect(byName(targets, 'peers: find, app / (d)')).toMatchObject({ measured: null, threshold: '>= 1.3', met: null });
-    expect(byName(targets, 'sqlite: create')).toMatchObject({ measured: null, threshold: '>= 0.6', met: null });
-    expect(byName(targets, 'sqlite: update')).toMatchObject({ threshold: null, met: null });
-    expect(targets.filter((t) => t.name.startsWith('runtime:'))).toEqual([]);
-  });
-
-  it('checks the soak for a leak by the heap after a full collection, and only reports the RSS climb', () => {
-    const climbing = { ...soak, rssGrowthMb: 25, liveHeapStartMb: 20, liveHeapEndMb: 23 };
-    const targets = checkTargets(run(sample(160), climbing));
-    expect(byName(targets, 'soak: live heap growth')).toMatchObject({ measured: 3, threshold: '< 10', met: true });
-    expect(byName(targets, 'soak: RSS growth')).toMatchObject({ measured: 25, met: null });
-    const leaking = checkTargets(run(sample(160), { ...soak, rssGrowthMb: 1, liveHeapEndMb: 35 }));
-    expect(byName(leaking, 'soak: live heap growth')).toMatchObject({ measured: 15, met: false });
-  });
-
-  it('holds conditional requests, when none is sent, to 3% of the app\'s CPU', () => {
-    const targets = checkTargets(run(sample(160)));
-    expect(byName(targets, "conditional requests, none sent: share of the app's CPU under finds")).toMatchObject({ measured: 1.2, threshold: '<= 3', met: true });
-    expect(byName(targets, "conditional requests, none sent: share of the app's CPU under updates")).toMatchObject({ measured: 3.4, met: false });
-  });
-
-  it('holds SQLite to 0.6 of the memory app on find, create and list of 100, and its find p99 beside creates to 5 ms', () => {
-    const met = checkTargets({ ...run(sample(160)), sqlite: sqliteRun({ find: 600, create: 700, list: 650 }, { findP99Ms: 5 }) });
-    expect(byName(met, 'sqlite: find, app / memory app')).toMatchObject({ measured: 0.6, threshold: '>= 0.6', met: true });
-    expect(byName(met, 'sqlite: create, app / memory app')).toMatchObject({ measured: 0.7, threshold: '>= 0.6', met: true });
-    expect(byName(met, 'sqlite: list of 100, app / memory app')).toMatchObject({ measured: 0.65, threshold: '>= 0.6', met: true });
-    expect(byName(met, 'sqlite: find p99 while creates run (')).toMatchObject({ measured: 5, threshold: '<= 5', met: true });
-    const missed = checkTargets({ ...run(sample(160)), sqlite: sqliteRun({ find: 590, create: 590, list: 590 }, { findP99Ms: 5.1 }) });
-    const names = ['sqlite: find, app', 'sqlite: create, app', 'sqlite: list of 100, app', 'sqlite: find p99 while creates run ('];
-    expect(names.map((name) => byName(missed, name)?.met)).toEqual([false, false, false, false]);
-  });
-
-  it('only reports the SQLite figures the revised targets dropped: the list of 1000 and the find p99 beside the memory app', () => {
-    const targets = checkTargets({ ...run(sample(160)), sqlite: sqliteRun({ find: 600, create: 600, list: 600 }, { findP99Ms: 1 }) });
-    expect(byName(targets, 'sqlite: list of 1000')).toMatchObject({ threshold: null, met: null });
-    expect(byName(targets, 'sqlite: find p99, app / memory app')).toMatchObject({ measured: 1, threshold: null, met: null });
-  });
-
-  it('counts every non-2xx against zero: the comparisons, the paced loads and every sweep, MongoDB\'s included', () => {
-    const every = (measured: Measured) => byName(checkTargets(measured), 'every run and sweep: non-2xx');
-    const clean = { ...run(sample(160)), sqlite: sqliteRun({ find: 600, create: 600, list: 600 }, { findP99Ms: 1 }) };
-    expect(every(clean)).toMatchObject({ measured: 0, threshold: '<= 0', met: true });
-    const timedOut: Sample = { ...sample(25), non2xx: 117 };
-    const mongoSweep = { pageSize: [page(1000, timedOut)], collectionSize: [{ records: 1000, skip: 900, limit: 100, sample: { ...sample(30), errors: 3 } }] };
-    expect(every({ ...clean, sweeps: { ...clean.sweeps, mongodb: mongoSweep } })).toMatchObject({ measured: 120, met: false });
-    const memorySweep = { ...clean.sweeps.memory, beside: { sqlite: [page(1000, { ...sample(200), non2xx: 2 })] } };
-    expect(every({ ...clean, sweeps: { ...clean.sweeps, memory: memorySweep } })?.measured).toBe(2);
-    const failedCreates = sqliteRun({ find: 600, create: 600, list: 600 }, { findP99Ms: 1, create: { ...summary(1000), rounds: [{ ...sample(1000), non2xx: 4 }] } });
-    expect(every({ ...clean, sqlite: failedCreates })?.measured).toBe(4);
-  });
-
-  it('holds keeping changes to 0.8 of the app before, the feed to 20,000 changes a second and a long poll to 50 ms p99', () => {
-    const writes = (app: number) => ({ create: { before: summary(1000), app: summary(app) }, update: { before: summary(1000), app: summary(app) }, delete: { before: summary(1000), app: summary(app) } });
-    const changes = {
-      recording: { before: 'main.js', memory: writes(800), sqlite: writes(790) },
-      read: { memory: { changes: 20_000, perSecond: 25_000, rounds: [25_000] }, sqlite: { changes: 20_000, perSecond: 19_000, rounds: [19_000] } },
-      wake: { memory: { count: 200, p50Ms: 2, p99Ms: 50, maxMs: 60 }, sqlite: { count: 200, p50Ms: 3, p99Ms: 51, maxMs: 70 } },
-    };
-    const targets = checkTargets({ ...run(sample(160)), changes });
-    expect(byName(targets, 'memory: create keeping its change')).toMatchObject({ measured: 0.8, threshold: '>= 0.8', met: true });
-    expect(byName(targets, 'sqlite: delete keeping its change')).toMatchObject({ measured: 0.79, met: false });
-    expect(byName(targets, 'memory: the changes feed read')).toMatchObject({ measured: 25_000, met: true });
-    expect(byName(targets, 'sqlite: the changes feed read')).toMatchObject({ measured: 19_000, met: false });
-    expect(byName(targets, 'memory: a long poll answered')).toMatchObject({ measured: 50, threshold: '<= 50', met: true });
-    expect(byName(targets, 'sqlite: a long poll answered')).toMatchObject({ met: false });
-    const unrecorded = checkTargets({ ...run(sample(160)), changes: { ...changes, recording: undefined, recordingNote: 'not run' } });
-    expect(byName(unrecorded, 'memory: update keeping its change')).toMatchObject({ measured: null, met: null });
-  });
-
-  it('holds webhooks to 1 s p99 at 200 changes a second, a backlog to 2,000 changes a second, and finds beside a hanging receiver to 1.1', () => {
-    const webhooks = {
-      latency: { memory: { perSecond: 200, count: 4000, p50Ms: 2, p99Ms: 1000, maxMs: 1200 }, sqlite: { perSecond: 200, count: 4000, p50Ms: 3, p99Ms: 1001, maxMs: 1300 } },
-      drain: { memory: { changes: 100_000, seconds: 50, perSecond: 2000 }, sqlite: { changes: 100_000, seconds: 51, perSecond: 1960 } },
-      isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 11) } },
-    };
-    const targets = checkTargets({ ...run(sample(160)), webhooks });
-    expect(byName(targets, 'memory: a webhook delivered at 200 changes/s')).toMatchObject({ measured: 1000, threshold: '<= 1000', met: true });
-    expect(byName(targets, 'sqlite: a webhook delivered')).toMatchObject({ measured: 1001, met: false });
-    expect(byName(targets, 'memory: a webhook backlog of 100000 changes')).toMatchObject({ measured: 2000, threshold: '>= 2000', met: true });
-    expect(byName(targets, 'sqlite: a webhook backlog')).toMatchObject({ measured: 1960, met: false });
-    expect(byName(targets, 'memory: find p99 beside a webhook receiver')).toMatchObject({ measured: 1.1, threshold: '<= 1.1', met: true });
-    const slowed = { ...webhooks, isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 11.5) } } };
-    expect(byName(checkTargets({ ...run(sample(160)), webhooks: slowed }), 'memory: find p99 beside')).toMatchObject({ met: false });
-    const memoryOnly = { ...webhooks, latency: { memory: webhooks.latency.memory }, drain: { memory: webhooks.drain.memory }, isolation: {} };
-    const withoutSqlite = checkTargets({ ...run(sample(160)), webhooks: memoryOnly });
-    expect(byName(withoutSqlite, 'sqlite: a webhook')).toBeUndefined();
-    expect(byName(withoutSqlite, 'memory: find p99 beside')).toMatchObject({ measured: null, met: null });
+  it('counts every non-2xx and error against zero: the comparisons, the paced loads, the scale scenario, the isolation runs and the soak', () => {
+    const every = (measured: Measured) => byName(checkTargets(measured), 'every run, the soak included: non-2xx')?.measured;
+    const failing = (non2xx: number): Summary => ({ ...summary(1000), rounds: [{ ...sample(1000), non2xx }] });
+    const base = throughput();
+    expect(every(run())).toBe(0);
+    expect(every(run({ throughput: throughput({}, { list: { e: failing(3) } }) }))).toBe(3);
+    expect(every(run({ throughput: { ...base, findsBesideCreates: { ...base.findsBesideCreates, create: failing(4) } } }))).toBe(4);
+    expect(every(run({ scale: scale({ search: { rare: { ...sample(50), errors: 2 }, common: sample(50) } }) }))).toBe(2);
+    expect(every(run({ webhooks: { ...run().webhooks, isolation: { find: { without: failing(1), hanging: summary(1000) } } } }))).toBe(1);
+    expect(every(run({ soak: { ...soak, sample: { ...sample(1000), non2xx: 5 } } }))).toBe(5);
+    const silent = checkTargets(run({ soak: { ...soak, sample: { ...sample(0), requests: 0 } } }));
+    expect(byName(silent, 'every run: runs that got no answer')).toMatchObject({ measured: 1, met: false });
   });
 });

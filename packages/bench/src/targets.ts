@@ -1,3 +1,10 @@
+import { type ScaleResult } from './at-scale.js';
+import { type Comparison, type Summary } from './compare.js';
+import { type Sample } from './load.js';
+import { ratio, type Measured } from './results.js';
+import { FINDS_BESIDE_CREATES } from './scenarios.js';
+import { type Operation } from './workloads.js';
+
 /** One target of the run: what was measured, the bound it must meet, and whether it did. */
 export interface Target {
   readonly name: string;
@@ -34,16 +41,104 @@ export function quotient(top: number | undefined, bottom: number | undefined): n
   return top === undefined || bottom === undefined || bottom === 0 ? undefined : top / bottom;
 }
 
-/** The figure as the tables print it: ratios to two places, larger numbers to one. */
-export function formatMeasured(value: number | null): string {
-  if (value === null) return 'not run';
-  if (Number.isInteger(value)) return String(value);
-  return Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
+/**
+ * Every target of issue 49's table, each computed from this run's figures: the one place
+ * where a target's bound is set. Rows with no bound report a figure the table asks for.
+ */
+export function checkTargets(results: Measured): Target[] {
+  return [...peerTargets(results), ...cpuRows(results), ...sqliteTargets(results), ...scaleTargets(results.scale), ...changesTargets(results), ...soakTargets(results)];
 }
 
-/** yes, NO, `report` or `not run`, for the tables. */
-export function formatMet(t: Target): string {
-  if (t.threshold === null) return 'report';
-  if (t.met === null) return 'not run';
-  return t.met ? 'yes' : 'NO';
+const p99 = (comparison: Comparison | undefined, op: Operation, key: string): number | undefined => comparison?.[op]?.[key]?.p99Ms;
+
+/** The operations the app on the memory store is held to against the peers. */
+const PEER_OPERATIONS = [['find', 'find'], ['list', 'list of 100'], ['create', 'create'], ['update', 'update']] as const;
+
+function peerTargets(results: Measured): Target[] {
+  const { comparison } = results.throughput;
+  return [
+    ...PEER_OPERATIONS.map(([op, name]) => target(`peers: ${name}, app on memory / (d) NestJS on Express`, ratio(comparison, op, 'd', 'app'), { atLeast: 1 })),
+    ...PEER_OPERATIONS.map(([op, name]) => target(`peers: ${name}, app on memory / (e) NestJS on Fastify`, ratio(comparison, op, 'e', 'app'), 'report')),
+  ];
+}
+
+/** The server's CPU time a request, for the two reads, of the app on each store and of bare node:http. */
+function cpuRows(results: Measured): Target[] {
+  const { comparison } = results.throughput;
+  const servers = [['app', 'app on memory'], ['sqlite', 'app on SQLite'], ['a', '(a) bare node:http']] as const;
+  return (['find', 'list'] as const).flatMap((op) =>
+    servers.map(([key, name]) => target(`cpu: ${op === 'list' ? 'list of 100' : op}, ${name}, µs a request`, comparison[op]?.[key]?.cpuUsPerRequest, 'report')),
+  );
+}
+
+function sqliteTargets(results: Measured): Target[] {
+  const { comparison, findsBesideCreates } = results.throughput;
+  const { findsPerSecond, createsPerSecond } = FINDS_BESIDE_CREATES;
+  return [
+    target('sqlite: find, app on SQLite / on memory', ratio(comparison, 'find', 'app', 'sqlite'), { atLeast: 0.6 }),
+    target('sqlite: list of 100, app on SQLite / on memory', ratio(comparison, 'list', 'app', 'sqlite'), { atLeast: 0.6 }),
+    target('sqlite: create, app on SQLite / on memory', ratio(comparison, 'create', 'app', 'sqlite'), { atLeast: 0.6 }),
+    target(`sqlite: find p99 with ${findsPerSecond} finds/s beside ${createsPerSecond} creates/s, ms`, findsBesideCreates.find.p99Ms, { atMost: 10 }),
+  ];
+}
+
+/** Issue 28's six targets, on SQLite at `records` records per resource. */
+function scaleTargets(scale: ScaleResult | undefined): Target[] {
+  if (scale === undefined) return [];
+  const at = `sqlite at ${scale.records.toLocaleString('en')} records`;
+  const slowest = (samples: readonly Sample[], which: 'p50Ms' | 'p99Ms'): number => Math.max(...samples.map((sample) => sample[which]));
+  const { plain, sorted } = scale.counted;
+  const countCost = Math.max(plain.with.p50Ms / plain.without.p50Ms, sorted.with.p50Ms / sorted.without.p50Ms);
+  const beside = Object.values(scale.beside);
+  return [
+    target(`${at}: a search (q), p50, ms (the slower of a rare and a common match)`, slowest([scale.search.rare, scale.search.common], 'p50Ms'), { atMost: 25 }),
+    target(`${at}: the first page of 100 of any sort, p50, ms (the slowest sort)`, slowest(Object.values(scale.firstPages), 'p50Ms'), { atMost: 10 }),
+    target(`${at}: the page at depth ${scale.deepPage.depth.toLocaleString('en')} through next / the first page, p50`, quotient(scale.deepPage.deep.p50Ms, scale.deepPage.first.p50Ms), { atMost: 1.5 }),
+    target(`${at}: a page with count=true / without, p50 (the larger of the plain and the sorted list)`, countCost, { atMost: 1.2 }),
+    target(`${at}: find p99 beside 16 connections of deep pages or searches, ms (the worse)`, slowest(beside.map((b) => b.find), 'p99Ms'), { below: 20 }),
+    target(`${at}: /health/live p99 beside 16 connections of deep pages or searches, ms (the worse)`, slowest(beside.map((b) => b.live), 'p99Ms'), { below: 20 }),
+  ];
+}
+
+/** Issues 29 and 30 on SQLite: the feed reads fast, a long poll wakes at once, webhooks deliver and drain, a hanging receiver slows no find. */
+function changesTargets(results: Measured): Target[] {
+  const { read, wake } = results.changes;
+  const { latency, drain, isolation } = results.webhooks;
+  return [
+    target('sqlite: the changes feed read in pages of 1000, changes/s', read.perSecond, { atLeast: 20_000 }),
+    target('sqlite: a long poll answered after a write, from the write\'s request, p99, ms', wake.p99Ms, { atMost: 50 }),
+    target(`sqlite: a webhook delivered at ${latency.perSecond} changes/s, from the write's request, p99, ms`, latency.p99Ms, { atMost: 1000 }),
+    target(`sqlite: a webhook backlog of ${drain.changes.toLocaleString('en')} changes drained, changes/s`, drain.perSecond, { atLeast: 2000 }),
+    target('sqlite: find p99 beside a webhook receiver that never answers / without webhooks', quotient(p99(isolation, 'find', 'hanging'), p99(isolation, 'find', 'without')), { atMost: 1.1 }),
+  ];
+}
+
+function soakTargets(results: Measured): Target[] {
+  const runs = everyRun(results);
+  // No run expects a non-2xx: no find or update of a missing id, no value sent twice.
+  const failures = runs.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
+  const silent = runs.filter((sample) => sample.requests === 0).length;
+  const { soak } = results;
+  return [
+    target('soak: live heap growth, after a full collection at each end, MB', soak.liveHeapEndMb - soak.liveHeapStartMb, { below: 10 }),
+    // The find run's, not the create runs': those keep every record they make in the memory store, so their peak measures the data set.
+    target('memory: app RSS in the find run, MB', results.throughput.comparison.find?.app?.peakRssMb, { below: 150 }),
+    target('every run, the soak included: non-2xx and errors', failures, { atMost: 0 }),
+    target('every run: runs that got no answer', silent, { atMost: 0 }),
+  ];
+}
+
+/** Every load the run timed with a count of its answers: each round of the comparisons, the paced loads, the scale scenario's and the soak. */
+function everyRun(results: Measured): Sample[] {
+  const { comparison, findsBesideCreates } = results.throughput;
+  const summaries = [comparison, results.webhooks.isolation].flatMap((byOp) => Object.values(byOp).flatMap((byServer): Summary[] => Object.values(byServer)));
+  const paced = [findsBesideCreates.find, findsBesideCreates.create];
+  const scale = results.scale === undefined ? [] : scaleSamples(results.scale);
+  return [...[...summaries, ...paced].flatMap((summary) => summary.rounds), ...scale, results.soak.sample];
+}
+
+function scaleSamples(scale: ScaleResult): Sample[] {
+  const counts = Object.values(scale.counted).flatMap((pair) => [pair.with, pair.without]);
+  const beside = Object.values(scale.beside).flatMap((b) => [b.find, b.live, b.load]);
+  return [scale.search.rare, scale.search.common, ...Object.values(scale.firstPages), scale.deepPage.first, scale.deepPage.deep, ...counts, ...beside];
 }

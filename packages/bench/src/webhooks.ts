@@ -4,8 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { startApp, type AppSpec } from './app.js';
-import { type FeedStorage } from './change-feed.js';
+import { startApp, withApp, type AppSpec } from './app.js';
 import { compare, seed, type Comparison, type Plan } from './compare.js';
 import { runPaced } from './paced.js';
 import { type ServerProcess } from './processes.js';
@@ -28,11 +27,11 @@ export interface WebhookDrain {
   readonly perSecond: number;
 }
 
-/** What the webhooks phase found (issue 30). */
+/** What the webhooks phase found on SQLite (issue 30). */
 export interface WebhooksResult {
-  readonly latency: Readonly<Partial<Record<FeedStorage, WebhookLatency>>>;
-  readonly drain: Readonly<Partial<Record<FeedStorage, WebhookDrain>>>;
-  /** Finds on the memory store: `hanging` delivers to a receiver that never answers, `without` has no subscription; one run. */
+  readonly latency: WebhookLatency;
+  readonly drain: WebhookDrain;
+  /** Finds: `hanging` delivers to a receiver that never answers, `without` has no subscription; one run. */
   readonly isolation: Comparison;
 }
 
@@ -117,42 +116,28 @@ async function subscriptionsFile(path: string, url: string | undefined): Promise
   return path;
 }
 
-/** Runs the webhooks phase on the memory store and, with `sqlite`, on SQLite files in `dir`. */
-export async function webhooksPhase(
-  options: { readonly sqlite: boolean; readonly seedRecords: number },
-  webhooksPlan: WebhooksPlan,
-  dir: string,
-  plan: Plan,
-  pinned: boolean,
-): Promise<WebhooksResult> {
-  const storages: FeedStorage[] = options.sqlite ? ['memory', 'sqlite'] : ['memory'];
-  const specOf = async (storage: FeedStorage, name: string, url: string | undefined): Promise<AppSpec> => {
-    const webhooksFile = await subscriptionsFile(join(dir, `${name}-${storage}.json`), url);
-    return storage === 'memory' ? { storage, webhooksFile } : { storage, webhooksFile, sqlite: { path: join(dir, `${name}.db`), synchronous: 'normal' } };
+/** Runs the webhooks phase on fresh SQLite apps, on files in `dir`. */
+export async function webhooksPhase(seedRecords: number, webhooksPlan: WebhooksPlan, dir: string, plan: Plan, pinned: boolean): Promise<WebhooksResult> {
+  const specOf = async (name: string, url: string | undefined): Promise<AppSpec> => {
+    const webhooksFile = await subscriptionsFile(join(dir, `${name}.json`), url);
+    return { storage: 'sqlite', webhooksFile, sqlitePath: join(dir, `${name}.db`) };
   };
-  const latency: Partial<Record<FeedStorage, WebhookLatency>> = {};
-  const drain: Partial<Record<FeedStorage, WebhookDrain>> = {};
-  for (const storage of storages) {
-    latency[storage] = await withReceiver('answer', async (receiver) => {
-      const app = await startApp(await specOf(storage, 'webhooks-latency', receiver.url), pinned);
-      return stopAfter(app, () => deliveryLatency(app, receiver, webhooksPlan, plan));
-    });
-    const measured = latency[storage];
-    console.log(`webhooks ${storage}: delivered at ${measured.perSecond}/s, p50 ${measured.p50Ms.toFixed(1)} ms, p99 ${measured.p99Ms.toFixed(1)} ms`);
-    drain[storage] = await withReceiver('answer', async (receiver) => {
-      const spec = await specOf(storage, 'webhooks-drain', undefined);
-      const app = await startApp(spec, pinned);
-      return stopAfter(app, () => drainBacklog(app, spec, receiver, webhooksPlan.backlog, plan));
-    });
-    console.log(`webhooks ${storage}: a backlog of ${drain[storage].changes} drained at ${Math.round(drain[storage].perSecond)} changes/s`);
-  }
+  const latency = await withReceiver('answer', async (receiver) =>
+    withApp(await specOf('webhooks-latency', receiver.url), pinned, (app) => deliveryLatency(app, receiver, webhooksPlan, plan)),
+  );
+  console.log(`webhooks: delivered at ${latency.perSecond}/s, p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms`);
+  const drain = await withReceiver('answer', async (receiver) => {
+    const spec = await specOf('webhooks-drain', undefined);
+    return withApp(spec, pinned, (app) => drainBacklog(app, spec, receiver, webhooksPlan.backlog, plan));
+  });
+  console.log(`webhooks: a backlog of ${drain.changes} drained at ${Math.round(drain.perSecond)} changes/s`);
   const isolation = await withReceiver('hang', async (receiver) => {
-    const hanging = await startApp(await specOf('memory', 'webhooks-hanging', receiver.url), pinned);
-    const without = await startApp(await specOf('memory', 'webhooks-without', undefined), pinned);
+    const hanging = await startApp(await specOf('webhooks-hanging', receiver.url), pinned);
+    const without = await startApp(await specOf('webhooks-without', undefined), pinned);
     try {
       const contenders = [
-        { key: 'without', server: without, operations: ['find'] as const, ids: await seed(without, options.seedRecords, plan) },
-        { key: 'hanging', server: hanging, operations: ['find'] as const, ids: await seed(hanging, options.seedRecords, plan) },
+        { key: 'without', server: without, operations: ['find'] as const, ids: await seed(without, seedRecords, plan) },
+        { key: 'hanging', server: hanging, operations: ['find'] as const, ids: await seed(hanging, seedRecords, plan) },
       ];
       return await compare(contenders, plan, 'webhooks isolation');
     } finally {
@@ -168,14 +153,6 @@ async function withReceiver<T>(mode: 'answer' | 'hang', use: (receiver: Receiver
     return await use(receiver);
   } finally {
     await receiver.close();
-  }
-}
-
-async function stopAfter<T>(app: ServerProcess, use: () => Promise<T>): Promise<T> {
-  try {
-    return await use();
-  } finally {
-    await app.stop();
   }
 }
 
