@@ -49,10 +49,10 @@ export function textOf(n: number): string {
 export const SEARCHES = { rare: 'eletrica 4242', common: 'operacoes' } as const;
 
 /** The sorts of `/scales`. */
-export const SCALE_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'value', '-value'] as const;
+const SCALE_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'value', '-value'] as const;
 
 /** Connections sending expensive reads as fast as they can, and the paced cheap ones beside them. */
-export const EXPENSIVE = { connections: 16, findsPerSecond: 200, livesPerSecond: 50 } as const;
+const EXPENSIVE = { connections: 16, findsPerSecond: 200, livesPerSecond: 50 } as const;
 
 const LATENCY_REQUESTS = 500;
 

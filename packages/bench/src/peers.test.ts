@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { peerScript, startServer, type ServerProcess } from './processes.js';
+import { freePort, peerScript, startServer, type ServerProcess } from './processes.js';
 
 const started: ServerProcess[] = [];
 afterAll(async () => {
@@ -27,5 +28,28 @@ describe.each(['nest-express', 'nest-fastify'])('peer %s', { timeout: 30_000 }, 
     const keyless = await fetch(`${server.url}/api/v1/scale/${record.id}`);
     const wrongKey = await post(server.url, { value: 'Escala 6x1' }, { ...headers, key: 'wrong' });
     expect([keyless.status, wrongKey.status]).toEqual([401, 401]);
+  });
+});
+
+describe.each(['nest-express', 'nest-fastify'])('peer %s\'s request log', { timeout: 30_000 }, (peer) => {
+  it('writes one pino line on stdout for each answered request, with its method, path and status', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [peerScript(peer)], { env: { ...process.env, API_KEYS: KEY, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+      while (!(await fetch(`${url}/health/live`).then((response) => response.ok, () => false))) await pause();
+      await post(url, { value: 'Escala 5x2' });
+      await fetch(`${url}/api/v1/scale/missing`, { headers });
+      const answered = () => stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { req: { method: string; url: string }; res: { statusCode: number } });
+      while (answered().length < 3) await pause();
+      expect(answered().map(({ req, res }) => [req.method, req.url, res.statusCode])).toEqual([
+        ['GET', '/health/live', 200], ['POST', '/api/v1/scale', 201], ['GET', '/api/v1/scale/missing', 404],
+      ]);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

@@ -41,7 +41,7 @@ export function targetRows(results: Pick<Results, 'targets'>): string[][] {
 }
 
 /** The figure as the tables print it: ratios to two places, larger numbers to one. */
-export function formatMeasured(value: number | null): string {
+function formatMeasured(value: number | null): string {
   if (value === null) return 'not run';
   if (Number.isInteger(value)) return String(value);
   return Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
@@ -60,7 +60,7 @@ export function textTable(rows: readonly string[][]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
 }
 
-export function markdownTable(rows: readonly string[][]): string {
+function markdownTable(rows: readonly string[][]): string {
   const [head = [], ...body] = rows;
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 }

@@ -37,7 +37,7 @@ export function target(name: string, measured: number | undefined, bound: Bound)
 }
 
 /** `top / bottom`, undefined when either is missing or the bottom is zero. */
-export function quotient(top: number | undefined, bottom: number | undefined): number | undefined {
+function quotient(top: number | undefined, bottom: number | undefined): number | undefined {
   return top === undefined || bottom === undefined || bottom === 0 ? undefined : top / bottom;
 }
 
