@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# A MongoDB wire server for the bench: FerretDB 1.24 on its PostgreSQL backend, over
+# A MongoDB wire server for measures by hand: FerretDB 1.24 on its PostgreSQL backend, over
 # Debian's `postgresql` (installed with apt-get when missing), in a throwaway cluster on
 # loopback ports. Runs the command with the server up, then removes it all. Faster than
 # FerretDB on SQLite (scripts/test-db.sh); with the patch, a findOne by the app's UUID _id
 # is filtered by PostgreSQL, but sorts are still done in FerretDB (docs/benchmarks/README.md
-# says how fast each is).
+# says how fast each is). `pnpm bench` itself measures no MongoDB.
 #
-#   bash scripts/bench-db.sh pnpm bench
+#   pnpm build && bash scripts/bench-db.sh node scripts/mongo-query-costs.mjs 1000 10000
 #
-# Exports MONGODB_URI (mongodb://127.0.0.1:PORT/) and BENCH_MONGODB_SERVER (what the
-# server is, for the results). PostgreSQL runs at its defaults (fsync and synchronous
-# commit on), as the user `postgres` when this runs as root (it refuses to run as root).
+# Exports MONGODB_URI (mongodb://127.0.0.1:PORT/). PostgreSQL runs at its defaults (fsync
+# and synchronous commit on), as the user `postgres` when this runs as root (it refuses to
+# run as root).
 set -euo pipefail
 if [ "$#" -eq 0 ]; then
-  echo "usage: bash scripts/bench-db.sh <command...>   (e.g. bash scripts/bench-db.sh pnpm bench)" >&2
+  echo "usage: bash scripts/bench-db.sh <command...>   (e.g. bash scripts/bench-db.sh node scripts/mongo-query-costs.mjs 1000)" >&2
   exit 2
 fi
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -78,8 +78,8 @@ if ! wait_port "$port"; then
 fi
 export MONGODB_URI="mongodb://127.0.0.1:$port/"
 ferretdb_version="$("$ferretdb_bin" --version | sed -n 's/^version: v//p')"
-export BENCH_MONGODB_SERVER="FerretDB $ferretdb_version with scripts/ferretdb-uuid-pushdown.patch on PostgreSQL $pg_version, loopback, PostgreSQL at its defaults"
-echo "bench-db: $BENCH_MONGODB_SERVER; MONGODB_URI=$MONGODB_URI" >&2
+server="FerretDB $ferretdb_version with scripts/ferretdb-uuid-pushdown.patch on PostgreSQL $pg_version, loopback, PostgreSQL at its defaults"
+echo "bench-db: $server; MONGODB_URI=$MONGODB_URI" >&2
 status=0
 "$@" || status=$?
 exit "$status"

@@ -33,8 +33,6 @@ export interface LoadSpec {
   /** Requests a second across all connections; unset, as fast as the server answers. */
   readonly overallRate?: number;
   readonly headers?: Record<string, string>;
-  /** Called about every second with the server's RSS (the soak's trace). */
-  readonly onSecond?: (rssMb: number | undefined, elapsedSeconds: number) => void;
 }
 
 /** The sample of a run that had nothing to send, such as deletes after a create that made nothing. */
@@ -87,11 +85,6 @@ export async function runLoad(spec: LoadSpec): Promise<Sample> {
     const rss = spec.server.rssMb();
     if (rss !== undefined) peakRss = Math.max(peakRss ?? 0, rss);
   }, 200);
-  let ticks = 0;
-  const secondly = setInterval(() => {
-    ticks += 1;
-    spec.onSecond?.(spec.server.rssMb(), ticks);
-  }, 1000);
   const cpuBefore = process.cpuUsage();
   const serverCpuBefore = spec.server.cpuMs();
   try {
@@ -129,6 +122,5 @@ export async function runLoad(spec: LoadSpec): Promise<Sample> {
     return sampleOf(latencies, { seconds, wallSeconds, non2xx, errors: result.errors, peakRssMb: peakRss, cpu: process.cpuUsage(cpuBefore), serverCpuMs });
   } finally {
     clearInterval(sampler);
-    clearInterval(secondly);
   }
 }

@@ -35,7 +35,7 @@ describe('markdownReport', () => {
     meta: { date: '2026-12-03T00:00:00.000Z', mode: 'quick', rounds: 1, roundSeconds: 2, warmupSeconds: 1, connections: 50, seedRecords: 1000, pinned: true, tookSeconds: 200,
       machine: { cpu: 'x', cores: 2, memoryGb: 1, os: 'Linux', node: 'v26.0.0', commit: 'abc1234', loadAtStart: 0.5 } },
     throughput,
-    soak: { seconds: 5, rate: 1000, sample: sample(1000), rssTrace: [], rssStartMb: 1, rssEndMb: 1, rssGrowthMb: 0, liveHeapStartMb: 20, liveHeapEndMb: 21 },
+    soak: { seconds: 5, rate: 1000, sample: sample(1000), liveHeapStartMb: 20, liveHeapEndMb: 21 },
     targets: [target('met', 1, { atLeast: 1 }), target('missed', 0.5, { atLeast: 1 }), target('not run', undefined, { atMost: 1 }), target('reported', 3, 'report')],
   } as unknown as Results;
 
