@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ofTurns, SEARCHES, sidesOfTurn, textOf } from './at-scale.js';
 import type { Sample } from './load.js';
 
-describe('the scale scenario\'s data', () => {
+describe('the scale scenario\'s data', { timeout: 60_000 }, () => {
   const texts = Array.from({ length: 100_000 }, (_, i) => textOf(i + 1));
   const matching = (q: string): number => texts.filter((text) => foldText(text).includes(foldText(q))).length;
 

@@ -30,7 +30,8 @@ async function listening(): Promise<{ url: string; seen: { method: string; url: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-describe('PacedGenerator', () => {
+// Real processes and loads of a second or two: time enough for a machine that other work slows down.
+describe('PacedGenerator', { timeout: 60_000 }, () => {
   it('sends each load from its own process, a sample per load in order, after one uncounted warm-up', async () => {
     const { url, seen } = await listening();
     generator = PacedGenerator.start({ warmupSeconds: 0.5 });

@@ -46,7 +46,7 @@ async function listening(): Promise<{ target: ServerProcess; bodies: string[] }>
   return { target, bodies };
 }
 
-describe('runPaced', () => {
+describe('runPaced', { timeout: 60_000 }, () => {
   it('sends the whole load, each request as next() made it, and counts the answers that were not 2xx', async () => {
     const { target, bodies } = await listening();
     const sample = await runPaced({ server: target, perSecond: 100, seconds: 0.5, connections: 2, next: () => ({ method: 'POST', path: '/x', body: '{"a":1}' }) });

@@ -11,7 +11,7 @@ const KEY = 'peer-test-key';
 const headers = { key: KEY, 'content-type': 'application/json' };
 const post = (url: string, body: unknown, given = headers) => fetch(`${url}/api/v1/scale`, { method: 'POST', headers: given, body: JSON.stringify(body) });
 
-describe.each(['nest-express', 'nest-fastify'])('peer %s', { timeout: 30_000 }, (peer) => {
+describe.each(['nest-express', 'nest-fastify'])('peer %s', { timeout: 60_000 }, (peer) => {
   it('serves the bench\'s routes in the envelope to a request with a key of API_KEYS, refuses one without, and its ValidationPipe a value that is not a string', async () => {
     const env = { ...process.env, API_KEYS: `other, ${KEY}` };
     const server = await startServer({ name: peer, script: peerScript(peer), env, ready: { path: '/health/live' } }, false);
@@ -31,7 +31,7 @@ describe.each(['nest-express', 'nest-fastify'])('peer %s', { timeout: 30_000 }, 
   });
 });
 
-describe.each(['nest-express', 'nest-fastify'])('peer %s\'s request log', { timeout: 30_000 }, (peer) => {
+describe.each(['nest-express', 'nest-fastify'])('peer %s\'s request log', { timeout: 60_000 }, (peer) => {
   it('writes one pino line on stdout for each answered request, with its method, path and status', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [peerScript(peer)], { env: { ...process.env, API_KEYS: KEY, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'ignore'] });
