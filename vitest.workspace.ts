@@ -1,7 +1,7 @@
 // Vitest 4+ reads `test.projects`, not workspace files; this keeps the design's file name.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { MongoSkipReport } from './packages/testing/src/mongodb/skip-report.js';
+import { SkipReport } from './packages/testing/src/skip-report.js';
 
 // Tests run against each package's TypeScript source, so they need no build first.
 const sourceOfWorkspacePackages = {
@@ -17,8 +17,8 @@ const sourceOfMongoTestHelpers = {
 export default defineConfig({
   resolve: { alias: [sourceOfWorkspacePackages, sourceOfMongoTestHelpers] },
   test: {
-    // The default summary, then a last word on integration tests that did not run for want of a server.
-    reporters: ['default', new MongoSkipReport()],
+    // The default summary, then a last word on each group of tests that did not run, and what brings it.
+    reporters: ['default', new SkipReport()],
     projects: [
       {
         extends: true,

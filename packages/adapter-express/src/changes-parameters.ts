@@ -1,10 +1,10 @@
-import { HttpFailure } from './http-failure.js';
+import { checkChangesLimit, checkChangesWait } from '@workplan/core';
 import { queryStringOf, queryTextsOf } from './query-string.js';
 
 /**
  * The query parameters of the changes feed (the contract's "Changes"), read as the client
- * wrote them: `after` a change id, `limit` and `wait` whole numbers. Their ranges and the
- * form of `after` are the feed's to check (the core's `ChangeFeed`).
+ * wrote them: `after` a change id, `limit` and `wait` whole numbers in the feed's ranges
+ * (checked here, before a stream or a wait begins). The form of `after` is the feed's to check.
  */
 export interface ChangesParameters {
   readonly after?: string;
@@ -21,15 +21,19 @@ export function changesParametersOf(target: string): ChangesParameters {
   const { after, limit, wait } = queryTextsOf(target, NAMES);
   return {
     ...(after === undefined ? {} : { after }),
-    ...(limit === undefined ? {} : { limit: wholeNumber(limit) }),
-    ...(wait === undefined ? {} : { wait: wholeNumber(wait) }),
+    ...(limit === undefined ? {} : { limit: wholeNumber(limit, checkChangesLimit) }),
+    ...(wait === undefined ? {} : { wait: wholeNumber(wait, checkChangesWait) }),
   };
 }
 
-/** Plain decimal digits only, as a page in a path: `-1`, `1.5`, `1e3`, ` 1` and an empty value are refused. */
-function wholeNumber(text: string): number {
-  if (!/^[0-9]+$/u.test(text)) throw new HttpFailure('INVALID_QUERY');
-  return Number(text);
+/**
+ * Plain decimal digits only, as a page in a path, in the range `check` takes: `-1`, `1.5`,
+ * `1e3`, ` 1` and an empty value are no number, refused saying the range.
+ */
+function wholeNumber(text: string, check: (value: number) => void): number {
+  const value = /^[0-9]+$/u.test(text) ? Number(text) : Number.NaN;
+  check(value);
+  return value;
 }
 
 /** The parameters of the feed's next page: the same, read on `after` the last change. */

@@ -92,13 +92,20 @@ export function sendProblem(res: ServerResponse, problem: Problem): void {
   const { status, routeMessage } = problems[problem.code];
   for (const [name, value] of Object.entries({ ...headersOf(problem.code), ...problem.headers })) res.setHeader(name, value);
   const message = context.message ?? routeMessage ?? routeMessages.badRequest;
-  writeJson(res, status, problemJson(problem.code, message, context.requestId, problem.members));
+  writeJson(res, status, problemJson(problem.code, message, context.requestId, problem.members, problem.detail));
 }
 
 /**
  * The contract's body of a failure, as JSON: the operation's `message`, and the code, the
- * table's detail, the request id and any members of the problem's own under `error`.
+ * detail (the table's unless the problem has its own), the request id and any members of
+ * the problem's own under `error`.
  */
-export function problemJson(code: ErrorCode, message: string, requestId: string, members: Readonly<Record<string, unknown>> = {}): string {
-  return JSON.stringify({ success: false, message, error: { code, detail: problems[code].detail, requestId, ...members } });
+export function problemJson(
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  members: Readonly<Record<string, unknown>> = {},
+  detail = problems[code].detail,
+): string {
+  return JSON.stringify({ success: false, message, error: { code, detail, requestId, ...members } });
 }

@@ -1,5 +1,4 @@
-import { type ListCursor } from '@workplan/core';
-import { HttpFailure } from './http-failure.js';
+import { notACursor, type ListCursor } from '@workplan/core';
 
 /**
  * The cursor of a next page as a client sees it: base64url of the core's cursor as JSON.
@@ -19,13 +18,13 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * token's length is bounded by the request line, which Node's header limit bounds.
  */
 export function cursorOfToken(token: string): unknown {
-  if (!BASE64URL.test(token)) throw new HttpFailure('INVALID_QUERY');
+  if (!BASE64URL.test(token)) throw notACursor();
   const bytes = Buffer.from(token, 'base64url');
   // Node's decoder passes over what it cannot read; only a token written back the same is one of ours.
-  if (bytes.toString('base64url') !== token) throw new HttpFailure('INVALID_QUERY');
+  if (bytes.toString('base64url') !== token) throw notACursor();
   try {
     return JSON.parse(strictUtf8.decode(bytes));
   } catch {
-    throw new HttpFailure('INVALID_QUERY'); // Not UTF-8, or not JSON: not a cursor.
+    throw notACursor(); // Not UTF-8, or not JSON: not a cursor.
   }
 }

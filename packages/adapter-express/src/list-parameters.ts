@@ -19,10 +19,12 @@ export function listParametersOf(target: string): ListParameters {
   return count === undefined ? texts : { ...texts, count: countOf(count) };
 }
 
+/** What `count` takes: the contract names `count=true` alone; any other value is refused, `false` too. */
+export const COUNT_VALUES: readonly string[] = ['true'];
+
 function countOf(value: string): true {
-  // The contract names `count=true` alone; any other value is refused, `false` too.
-  if (value === 'true') return true;
-  throw new HttpFailure('INVALID_QUERY');
+  if (COUNT_VALUES.includes(value)) return true;
+  throw new HttpFailure('INVALID_QUERY', {}, { parameter: 'count', rule: { kind: 'oneOf', values: COUNT_VALUES } });
 }
 
 /** The parameters of a next page, in the order they are written, percent-encoded. */

@@ -1,7 +1,6 @@
 import { checkPage } from '@workplan/core';
 import { type RequestHandler, type Response } from 'express';
 import { sendSuccessJson } from './envelope.js';
-import { HttpFailure } from './http-failure.js';
 import { cursorOfToken, cursorToken } from './list-cursor.js';
 import { listParametersOf, listQueryStringOf, type ListParameters } from './list-parameters.js';
 import { type RecordJson } from './record-json.js';
@@ -57,9 +56,11 @@ function setHeader(res: Response, name: string, value: string): void {
   if (!res.headersSent) res.setHeader(name, value);
 }
 
-/** Plain decimal digits only: `007` is 7, while `-1`, `1.5` and `1e3` are refused; absent stays unset. */
+/**
+ * Plain decimal digits only: `007` is 7, while `-1`, `1.5` and `1e3` are no number, which
+ * `checkPage` refuses saying the range it takes; absent stays unset.
+ */
 function pageNumber(segment: string | undefined): number | undefined {
   if (segment === undefined) return undefined;
-  if (!/^[0-9]+$/u.test(segment)) throw new HttpFailure('INVALID_PAGINATION');
-  return Number(segment);
+  return /^[0-9]+$/u.test(segment) ? Number(segment) : Number.NaN;
 }

@@ -1,12 +1,15 @@
 import { WorkplanError } from '@workplan/core';
 import { HttpFailure } from './http-failure.js';
 import { codeOfKind, issueMessages, type ErrorCode } from './problems.js';
+import { detailOf, type QueryRefusal } from './refusal-details.js';
 
 /** A failure to answer: its code, body members beyond code and detail, and its own headers. */
 export interface Problem {
   readonly code: ErrorCode;
   readonly members: Readonly<Record<string, unknown>>;
   readonly headers: Readonly<Record<string, string>>;
+  /** Its own detail, where it says more than the table's: what a refused parameter takes. */
+  readonly detail?: string;
 }
 
 /** The problem of a code alone, with no members or headers of its own. */
@@ -16,13 +19,17 @@ export function problemFor(code: ErrorCode): Problem {
 
 /** Turns anything thrown while serving a request into the contract's answer. */
 export function problemOf(error: unknown): Problem {
-  if (error instanceof HttpFailure) return { code: error.code, members: {}, headers: error.headers };
-  if (WorkplanError.is(error)) return { code: codeOfKind[error.kind], members: domainMembers(error), headers: {} };
+  if (error instanceof HttpFailure) return { code: error.code, members: {}, headers: error.headers, ...detailIfRefused(error.refusal) };
+  if (WorkplanError.is(error)) return { code: codeOfKind[error.kind], members: domainMembers(error), headers: {}, ...detailIfRefused(error.refusal) };
   const bodyParserCode = bodyParserCodes[typeOfBodyParserError(error)];
   if (bodyParserCode !== undefined) return problemFor(bodyParserCode);
   // The router throws a URIError when a path segment holds malformed percent-encoding.
   if (error instanceof URIError) return problemFor('BAD_REQUEST');
   return problemFor('INTERNAL');
+}
+
+function detailIfRefused(refusal: QueryRefusal | undefined): { detail?: string } {
+  return refusal === undefined ? {} : { detail: detailOf(refusal) };
 }
 
 /** What a domain refusal tells beyond its code: the broken rules, or the record in the way. */

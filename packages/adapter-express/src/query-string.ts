@@ -18,9 +18,9 @@ export function queryTextsOf<N extends string>(target: string, names: ReadonlySe
     const bracket = name.indexOf('[');
     const base = bracket === -1 ? name : name.slice(0, bracket);
     if (!names.has(base as N)) continue;
-    if (bracket !== -1 || found[base as N] !== undefined) throw new HttpFailure('INVALID_QUERY');
+    if (bracket !== -1 || found[base as N] !== undefined) throw new HttpFailure('INVALID_QUERY', {}, { parameter: base, rule: { kind: 'once' } });
     const value = decodedOrUndefined(equals === -1 ? '' : pair.slice(equals + 1));
-    if (value === undefined) throw new HttpFailure('INVALID_QUERY');
+    if (value === undefined) throw new HttpFailure('INVALID_QUERY', {}, { parameter: base, rule: { kind: 'percentEncoded' } });
     found[base as N] = value;
   }
   return found;

@@ -1,6 +1,6 @@
 // The core's history and change feed use cases, on the memory storage (see catalog.test.ts for why here).
 import { createWorkplan, revisionOf, systemClock, workSchedule, WorkplanError, type Clock, type Workplan, type WorkplanErrorKind } from '@workplan/core';
-import { insertRecord } from '@workplan/testing';
+import { insertRecord, isSettled } from '@workplan/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryRecordRepository } from './memory-repository.js';
 import { createMemoryStorage, type MemoryStorage } from './memory-storage.js';
@@ -90,11 +90,12 @@ describe('history and changes', () => {
 
     it('holds a read with wait until a change is committed', async () => {
       const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
-      const started = Date.now();
       const reading = live.changes.read({ wait: 10 });
-      setTimeout(() => void live.workSchedules.create({ value: 'acordou' }), 100);
+      expect(await isSettled(reading)).toBe(false);
+      await live.workSchedules.create({ value: 'acordou' });
+      // Woken by the commit, not by the end of its wait (an order, not a time).
+      expect(await isSettled(reading)).toBe(true);
       await expect(reading).resolves.toMatchObject({ changes: [{ action: 'create', data: { value: 'acordou' } }] });
-      expect(Date.now() - started).toBeLessThan(5000);
     });
 
     it('answers no change once the wait is over', async () => {

@@ -1,4 +1,4 @@
-import { WorkplanError, type ListPosition, type RecordOrder, type RecordQuery, type SortField } from '@workplan/core';
+import { notACursor, type ListPosition, type RecordOrder, type RecordQuery, type SortField } from '@workplan/core';
 import { type Filter, type IndexDescription, type Sort, type UUID } from 'mongodb';
 import { type RecordDocument } from './record-document.js';
 import { toBsonId } from './record-id.js';
@@ -53,7 +53,7 @@ function storedPosition(position: ListPosition, order: RecordOrder): { value: Da
     if (order.field === 'text' && typeof position.value === 'string') return { value: position.value, _id };
     if (order.field !== 'text' && typeof position.value === 'number') return { value: new Date(position.value), _id };
   }
-  throw WorkplanError.invalidQuery('after is not a cursor of this list');
+  throw notACursor();
 }
 
 // ASCII punctuation, escaped with a backslash, is a literal in MongoDB's PCRE and in the

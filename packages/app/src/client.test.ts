@@ -258,10 +258,9 @@ const silentFetch: typeof fetch = (_input, init) =>
 
 describe('time limits, cancelling and retries', () => {
   it('rejects with a TimeoutError when the service does not answer within timeoutMs, the client\'s or the call\'s', async () => {
+    // The client's 60 s would outlast the test: rejected at all, it was by the call's 50 ms.
     const slow = createClient({ baseUrl: service.url, key, fetch: silentFetch, timeoutMs: 60_000 });
-    const started = Date.now();
     await expect(slow.scales.list(undefined, { timeoutMs: 50 })).rejects.toMatchObject({ name: 'TimeoutError' });
-    expect(Date.now() - started).toBeLessThan(5_000);
     const byDefault = createClient({ baseUrl: service.url, key, fetch: silentFetch, timeoutMs: 50 });
     await expect(byDefault.costCenters.find('x')).rejects.toMatchObject({ name: 'TimeoutError' });
   });
@@ -317,13 +316,12 @@ describe('time limits, cancelling and retries', () => {
     const outage = unavailableThen(10, '30');
     const patient = createClient({ baseUrl: service.url, key, fetch: outage.fetch, retry: { attempts: 5 } });
     const controller = new AbortController();
-    const started = Date.now();
+    // Its Retry-After of 30 s would outlast the test: rejected at all, it was by the abort.
     const pending = patient.scales.list(undefined, { signal: controller.signal });
     setTimeout(() => {
       controller.abort();
     }, 50);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(outage.calls()).toBe(1);
   });
 });

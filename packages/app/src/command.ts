@@ -7,15 +7,33 @@ import { startService } from './service.js';
 
 const [command, ...args] = process.argv.slice(2);
 
-/** `workplan backup <file>` copies the SQLite file; `workplan` alone runs the service. */
+const USAGE = `usage: workplan [backup <file>]
+  workplan                 serves the API and the console; its settings come from the environment
+                           (PORT, STORAGE, SQLITE_PATH, API_KEYS, ...: the Configuration table of the README)
+  workplan backup <file>   copies the SQLite database to <file>, also while the service runs
+  workplan --help, -h      prints this
+`;
+
+/** `workplan backup <file>` copies the SQLite file; `workplan --help` prints the usage; `workplan` alone runs the service. */
 async function main(): Promise<void> {
+  // Before the configuration is read: the usage is for someone who may not have one yet.
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
   const config = parseConfig(process.env);
   if (command === 'backup') {
     await backupCommand(config, args);
     return;
   }
-  if (command !== undefined) throw new Error(`unknown command "${command}"; the one command is: backup <file>`);
+  if (command !== undefined) throw new UnknownCommand(command);
   await serve(config);
+}
+
+class UnknownCommand extends Error {
+  constructor(command: string) {
+    super(`unknown command "${command}"`);
+  }
 }
 
 /**
@@ -77,5 +95,6 @@ function messageOf(error: unknown): string {
 main().catch((error: unknown) => {
   const failed = command === 'backup' ? 'workplan backup failed' : 'workplan did not start';
   console.error(error instanceof ConfigError ? error.message : `${failed}: ${messageOf(error)}`);
+  if (error instanceof UnknownCommand) process.stderr.write(USAGE);
   process.exit(1);
 });

@@ -39,6 +39,21 @@ describe('main', () => {
     for (let n = 1; n <= 3; n += 1) expect(app.output()).toContain(`"requestId":"before-stop-${n}"`);
   });
 
+  // A wait, not a time: a busy machine may take seconds to load the app.
+  it.each(['--help', '-h', 'help'])('prints its usage for %s and exits 0, whatever the configuration', { timeout: 60_000 }, async (flag) => {
+    const app = runApp(main, { PORT: 'eighty' }, { cwd: mkdtempSync(join(tmpdir(), 'workplan-main-')), args: [flag] });
+    const [code] = await app.exited;
+    expect({ code, output: app.output() }).toEqual({ code: 0, output: expect.stringMatching(/^usage: workplan .*\n(.*\n)*.*workplan backup <file>/u) as unknown });
+    expect(app.output()).not.toMatch(/did not start|unknown command/u);
+  });
+
+  it('refuses an unknown command with its usage and exit 1', { timeout: 60_000 }, async () => {
+    const app = runApp(main, {}, { cwd: mkdtempSync(join(tmpdir(), 'workplan-main-')), args: ['serve'] });
+    const [code] = await app.exited;
+    expect(code).toBe(1);
+    expect(app.output()).toMatch(/^workplan did not start: unknown command "serve"\nusage: workplan /u);
+  });
+
   it('refuses a bad configuration with one line per setting and exit 1', async () => {
     const app = run({ PORT: 'eighty', STORAGE: 'paper' });
     const [code] = await app.exited;

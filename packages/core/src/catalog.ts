@@ -122,7 +122,7 @@ export class Catalog<F extends string> {
     const search = request.q === undefined ? undefined : searchOf(request.q);
     const count = request.count ?? false;
     // Checked here whatever the type says, as a document is: a caller may pass what a query string parsed to.
-    if (typeof count !== 'boolean') throw WorkplanError.invalidQuery('count is not a boolean');
+    if (typeof count !== 'boolean') throw WorkplanError.invalidQuery({ parameter: 'count', rule: { kind: 'boolean' } });
     if (search === undefined && request.sort === undefined && request.after === undefined) {
       // Awaited here: handing the promise on would take V8 two more turns of the queue.
       return await this.#plainList(page, count, options);
@@ -212,10 +212,10 @@ export class Catalog<F extends string> {
  */
 export function checkPage({ skip, limit }: Page, maxPageSize: number): void {
   if (!Number.isSafeInteger(skip) || skip < 0 || skip > MAX_SKIP) {
-    throw WorkplanError.invalidPage(`skip must be a whole number from 0 to ${MAX_SKIP}`);
+    throw WorkplanError.invalidPage({ parameter: 'skip', rule: { kind: 'wholeNumber', min: 0, max: MAX_SKIP } });
   }
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > maxPageSize) {
-    throw WorkplanError.invalidPage(`limit must be a whole number from 1 to ${maxPageSize}`);
+    throw WorkplanError.invalidPage({ parameter: 'limit', rule: { kind: 'wholeNumber', min: 1, max: maxPageSize } });
   }
 }
 

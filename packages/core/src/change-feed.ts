@@ -32,9 +32,20 @@ export interface ChangesPage {
 
 /** Refuses (`invalidQuery`) a `wait` that is not a whole number of seconds from 1 to `MAX_CHANGES_WAIT_SECONDS`. */
 export function checkChangesWait(wait: number | undefined): void {
-  if (wait !== undefined && (!Number.isSafeInteger(wait) || wait < 1 || wait > MAX_CHANGES_WAIT_SECONDS)) {
-    throw WorkplanError.invalidQuery(`wait must be a whole number of seconds from 1 to ${MAX_CHANGES_WAIT_SECONDS}`);
+  if (wait !== undefined && !isWithin(wait, 1, MAX_CHANGES_WAIT_SECONDS)) {
+    throw WorkplanError.invalidQuery({ parameter: 'wait', rule: { kind: 'seconds', min: 1, max: MAX_CHANGES_WAIT_SECONDS } });
   }
+}
+
+/** Refuses (`invalidQuery`) a `limit` that is not a whole number from 1 to `MAX_CHANGES_LIMIT`. */
+export function checkChangesLimit(limit: number | undefined): void {
+  if (limit !== undefined && !isWithin(limit, 1, MAX_CHANGES_LIMIT)) {
+    throw WorkplanError.invalidQuery({ parameter: 'limit', rule: { kind: 'wholeNumber', min: 1, max: MAX_CHANGES_LIMIT } });
+  }
+}
+
+function isWithin(value: number, min: number, max: number): boolean {
+  return Number.isSafeInteger(value) && value >= min && value <= max;
 }
 
 /** The changes of every kind of record, in the order they were committed: what followers read. */
@@ -51,9 +62,7 @@ export class ChangeFeed {
   async read(request: ChangesRequest = {}, options?: ReadOptions): Promise<ChangesPage> {
     const after = request.after === undefined ? 0 : sequenceOf(request.after);
     const limit = request.limit ?? DEFAULT_CHANGES_LIMIT;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_CHANGES_LIMIT) {
-      throw WorkplanError.invalidQuery(`limit must be a whole number from 1 to ${MAX_CHANGES_LIMIT}`);
-    }
+    checkChangesLimit(limit);
     const wait = request.wait;
     checkChangesWait(wait);
     const deadline = this.#clock.now().getTime() + (wait ?? 0) * 1000;

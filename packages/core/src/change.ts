@@ -96,6 +96,6 @@ const AFTER = new RegExp(AFTER_PATTERN, 'u');
  * for anything that is not one.
  */
 export function sequenceOf(id: unknown): number {
-  if (typeof id !== 'string' || !AFTER.test(id)) throw WorkplanError.invalidQuery('after is not a change id');
+  if (typeof id !== 'string' || !AFTER.test(id)) throw WorkplanError.invalidQuery({ parameter: 'after', rule: { kind: 'changeId' } });
   return Number(id);
 }

@@ -9,6 +9,42 @@ export interface FieldIssue {
   readonly rule: TextRule | 'notObject';
 }
 
+/**
+ * What a refused parameter of a read takes: a whole number in a range (of seconds, for a
+ * wait), one of some values, a search text, the cursor of a list's next page, or a change id.
+ */
+export type ParameterRule =
+  | { readonly kind: 'wholeNumber' | 'seconds'; readonly min: number; readonly max: number }
+  | { readonly kind: 'oneOf'; readonly values: readonly string[] }
+  | { readonly kind: 'search'; readonly maxLength: number }
+  | { readonly kind: 'listCursor' | 'changeId' | 'boolean' };
+
+/** A parameter a read refused, and what it takes: for an adapter to tell its caller what would be right. */
+export interface ParameterRefusal {
+  readonly parameter: string;
+  readonly rule: ParameterRule;
+}
+
+/** The refusal in a sentence, for the error's message (an adapter says it in its callers' words). */
+function sentenceOf({ parameter, rule }: ParameterRefusal): string {
+  switch (rule.kind) {
+    case 'wholeNumber':
+      return `${parameter} must be a whole number from ${rule.min} to ${rule.max}`;
+    case 'seconds':
+      return `${parameter} must be a whole number of seconds from ${rule.min} to ${rule.max}`;
+    case 'oneOf':
+      return `${parameter} must be one of ${rule.values.join(', ')}`;
+    case 'search':
+      return `${parameter} must be well-formed text of at most ${rule.maxLength} characters`;
+    case 'listCursor':
+      return `${parameter} must be the cursor of a next page of this list, in its order and search`;
+    case 'changeId':
+      return `${parameter} must be a change id, or 0 for the start`;
+    case 'boolean':
+      return `${parameter} must be true or false`;
+  }
+}
+
 const brand = Symbol.for('@workplan/core/WorkplanError');
 
 /** The one error type of the domain, told apart by `kind`. */
@@ -22,6 +58,8 @@ export class WorkplanError extends Error {
     readonly issues: readonly FieldIssue[] = [],
     readonly existingId?: string,
     options?: ErrorOptions,
+    /** What a refused parameter takes (`invalidPage`, `invalidQuery`). */
+    readonly refusal?: ParameterRefusal,
   ) {
     super(message, options);
   }
@@ -37,13 +75,13 @@ export class WorkplanError extends Error {
   }
 
   /** A skip or limit outside its range. */
-  static invalidPage(reason: string): WorkplanError {
-    return new WorkplanError('invalidPage', reason);
+  static invalidPage(refusal: ParameterRefusal): WorkplanError {
+    return new WorkplanError('invalidPage', sentenceOf(refusal), [], undefined, undefined, refusal);
   }
 
-  /** A search, sort, count or cursor a list cannot take. */
-  static invalidQuery(reason: string): WorkplanError {
-    return new WorkplanError('invalidQuery', reason);
+  /** A search, sort, count or cursor a list cannot take, or a bound or place the change feed cannot. */
+  static invalidQuery(refusal: ParameterRefusal): WorkplanError {
+    return new WorkplanError('invalidQuery', sentenceOf(refusal), [], undefined, undefined, refusal);
   }
 
   /** A place in the change log older than the changes still kept: what followed it is gone. */

@@ -18,6 +18,7 @@ export {
 } from './change.js';
 export {
   ChangeFeed,
+  checkChangesLimit,
   checkChangesWait,
   DEFAULT_CHANGES_LIMIT,
   MAX_CHANGES_LIMIT,
@@ -26,7 +27,7 @@ export {
   type ChangesRequest,
 } from './change-feed.js';
 export { type DeliveryFailure, type DeliveryLease, type DeliveryLedger, type DeliveryState } from './delivery-ledger.js';
-export { WorkplanError, type FieldIssue, type WorkplanErrorKind } from './errors.js';
+export { WorkplanError, type FieldIssue, type ParameterRefusal, type ParameterRule, type WorkplanErrorKind } from './errors.js';
 export {
   systemClock,
   type AbortSignalLike,
@@ -70,10 +71,12 @@ export {
   cursorOf,
   FOLD_VERSION,
   foldText,
+  notACursor,
   orderOf,
   positionOf,
   readCursor,
   searchOf,
+  sortsOf,
   type FoundRecords,
   type ListCursor,
   type ListPosition,

@@ -123,16 +123,21 @@ export function cursorOf(kind: RecordKind<string>, order: RecordOrder, search: s
  * one made for another order or search, is refused as an invalid query.
  */
 export function readCursor(value: unknown, kind: RecordKind<string>, order: RecordOrder, search: string | undefined): ListPosition {
-  if (!Array.isArray(value) || value.length !== 6) throw WorkplanError.invalidQuery('after is not a cursor of this list');
+  if (!Array.isArray(value) || value.length !== 6) throw notACursor();
   const [cursorKind, field, descending, cursorSearch, position, id] = value as unknown[];
   if (cursorKind !== kind.name || field !== order.field || descending !== order.descending || cursorSearch !== (search ?? null)) {
-    throw WorkplanError.invalidQuery('after belongs to a list of another order or search');
+    throw notACursor();
   }
   const valueFits = field === 'text' ? typeof position === 'string' && position.isWellFormed() : Number.isSafeInteger(position);
   if (!valueFits || typeof id !== 'string' || id.length === 0 || id.length > 64 || !id.isWellFormed()) {
-    throw WorkplanError.invalidQuery('after is not a cursor of this list');
+    throw notACursor();
   }
   return { value: position as number | string, id };
+}
+
+/** The refusal of an `after` that is no cursor of the list it is used with. */
+export function notACursor(): WorkplanError {
+  return WorkplanError.invalidQuery({ parameter: 'after', rule: { kind: 'listCursor' } });
 }
 
 /** The longest search, in code points after trimming. */
@@ -143,26 +148,28 @@ export const MAX_SEARCH_LENGTH = MAX_TEXT_LENGTH;
  * nothing (combining marks alone), which every text contains.
  */
 export function searchOf(q: unknown): string | undefined {
-  if (typeof q !== 'string') throw WorkplanError.invalidQuery('q is not a string');
-  if (!q.isWellFormed()) throw WorkplanError.invalidQuery('q holds malformed Unicode');
+  const refused = WorkplanError.invalidQuery({ parameter: 'q', rule: { kind: 'search', maxLength: MAX_SEARCH_LENGTH } });
+  if (typeof q !== 'string' || !q.isWellFormed()) throw refused;
   // Counted as a record's text is: once in NFC, so é typed as e and an accent is one.
   const trimmed = q.normalize('NFC').trim();
   if (trimmed.length === 0) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-misused-spread -- code points, as the text rules count them
-  if ([...trimmed].length > MAX_SEARCH_LENGTH) throw WorkplanError.invalidQuery(`q is longer than ${MAX_SEARCH_LENGTH} characters`);
+  if ([...trimmed].length > MAX_SEARCH_LENGTH) throw refused;
   const search = foldText(trimmed);
   return search.length === 0 ? undefined : search;
 }
 
-/**
- * The order a `sort` names: `createdAt`, `updatedAt` or the kind's text field, each
- * descending with a leading `-`.
- */
+/** Every `sort` a list of a kind with `textField` takes: `createdAt`, `updatedAt` and the text field, each also descending (a leading `-`). */
+export function sortsOf(textField: string): string[] {
+  return ['createdAt', 'updatedAt', textField].flatMap((name) => [name, `-${name}`]);
+}
+
+/** The order a `sort` names, one of `sortsOf(textField)`. */
 export function orderOf(sort: unknown, textField: string): RecordOrder {
-  if (typeof sort !== 'string') throw WorkplanError.invalidQuery('sort is not a string');
+  if (typeof sort !== 'string' || !sortsOf(textField).includes(sort)) {
+    throw WorkplanError.invalidQuery({ parameter: 'sort', rule: { kind: 'oneOf', values: sortsOf(textField) } });
+  }
   const descending = sort.startsWith('-');
   const name = descending ? sort.slice(1) : sort;
-  if (name === 'createdAt' || name === 'updatedAt') return { field: name, descending };
-  if (name === textField) return { field: 'text', descending };
-  throw WorkplanError.invalidQuery(`sort must be one of createdAt, updatedAt, ${textField}, each optionally with a leading -`);
+  return name === 'createdAt' || name === 'updatedAt' ? { field: name, descending } : { field: 'text', descending };
 }

@@ -1,15 +1,10 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { chromiumPath, hasChromium, HOW_TO_GET_CHROMIUM, NO_CHROMIUM_MARK } from './chromium.js';
 
-// Browser tests run Debian's Chromium (CI installs it with apt), never a browser that
-// Playwright downloads. CHROMIUM_PATH points elsewhere: another install, or a missing path
-// to see what happens without one.
+export { chromiumPath, hasChromium } from './chromium.js';
 
-/** Where Chromium is, and whether it is there. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(chromiumPath);
 const inCi = process.env.CI === 'true';
 
 /**
@@ -22,8 +17,8 @@ export function warnWithoutChromium(testFile: string, what: string): void {
   console.warn(
     [
       line,
-      `!!  ${testFile}: ${chromiumPath} is missing, so ${what} is NOT tested in a browser.`,
-      '!!  Install it (Debian/Ubuntu, as root):  apt-get install -y chromium',
+      `!!  ${testFile} ${NO_CHROMIUM_MARK}: ${chromiumPath} is missing, so ${what} is NOT tested in a browser.`,
+      `!!  ${HOW_TO_GET_CHROMIUM}`,
       `!!  ${inCi ? 'CI=true: this is a FAILURE.' : 'Skipping (outside CI). In CI (CI=true) this fails.'}`,
       line,
     ].join('\n'),

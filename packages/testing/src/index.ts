@@ -37,3 +37,4 @@ export { describeDeliveryLedgerContract, type DeliveryLedgerFactory } from './de
 export { buildRecord, deleteRecord, insertRecord, testId, updateRecord, type TextUpdate } from './records.js';
 export { describeRecordRepositoryContract } from './repository-contract.js';
 export { type StorageFactory, type StorageUnderTest } from './storage-under-test.js';
+export { isSettled } from './settled.js';

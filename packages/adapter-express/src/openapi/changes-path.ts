@@ -1,7 +1,8 @@
+import { checkChangesLimit, MAX_CHANGES_LIMIT } from '@workplan/core';
 import { changesDescription, type ResourceDescription } from '../resources.js';
 import { changesParameters, exampleChanges } from './change-schemas.js';
 import { ref, type Json } from './json.js';
-import { errorResponses, failuresOf } from './error-responses.js';
+import { errorResponses, failuresOf, thrownBy } from './error-responses.js';
 import { apiFailures, optionsOperation, requestId } from './operations.js';
 
 const tags = ['Changes'];
@@ -15,7 +16,11 @@ em JSON (400, 410). O fluxo termina quando o cliente sai ou o serviço para.`;
 /** The path item of the changes feed: its page (with a long poll), its event stream, HEAD and OPTIONS. */
 export function changesPath(resources: readonly ResourceDescription[], base = '/api/v1'): Record<string, Json> {
   const { message } = changesDescription;
-  const failures = errorResponses(failuresOf(['INVALID_QUERY', 'CURSOR_EXPIRED', ...apiFailures], message), 'value');
+  // A refusal as the feed makes it: a page over its largest.
+  const refused = { INVALID_QUERY: thrownBy(() => {
+    checkChangesLimit(MAX_CHANGES_LIMIT + 1);
+  }) };
+  const failures = errorResponses(failuresOf(['INVALID_QUERY', 'CURSOR_EXPIRED', ...apiFailures], message, refused), 'value');
   const changes = resources.flatMap((resource, index) => exampleChanges(resource, 41 + 2 * index));
   const events = changes.map((change) => `id: ${String(change.id)}\ndata: ${JSON.stringify(change)}\n\n`).join('');
   const link = { Link: ref('headers', 'ChangesLink') };
@@ -37,7 +42,7 @@ export function changesPath(resources: readonly ResourceDescription[], base = '/
         parameters: changesParameters().filter((parameter) => parameter.in === 'query'),
         responses: {
           '200': { description: 'Só cabeçalhos.', headers: { ...requestId, ...link } },
-          ...errorResponses(failuresOf(['INVALID_QUERY', 'CURSOR_EXPIRED', ...apiFailures], message), 'value', false),
+          ...errorResponses(failuresOf(['INVALID_QUERY', 'CURSOR_EXPIRED', ...apiFailures], message, refused), 'value', false),
         },
       },
       options: optionsOperation('optionsChanges', tags, ['GET']),

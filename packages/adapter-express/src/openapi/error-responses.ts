@@ -7,6 +7,18 @@ import { EXAMPLE_ID, ref, type Json } from './json.js';
 export interface Failure {
   readonly code: ErrorCode;
   readonly messages: readonly string[];
+  /** A refusal of the operation's, thrown as the service throws it: the example's detail is the one it answers. */
+  readonly refused?: unknown;
+}
+
+/** What `refuse` throws, as the service would throw it while answering. */
+export function thrownBy(refuse: () => void): unknown {
+  try {
+    refuse();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('the example refusal refused nothing');
 }
 
 /** Codes the HTTP parser also answers, before any route matched. */
@@ -17,11 +29,11 @@ const alsoFromParser: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'REQUEST_
  * 431, and some 400s and 408s (headers that never end), before any route matched, so those
  * carry the route-less message too.
  */
-export function failuresOf(codes: readonly ErrorCode[], message: string): Failure[] {
+export function failuresOf(codes: readonly ErrorCode[], message: string, refused: Partial<Record<ErrorCode, unknown>> = {}): Failure[] {
   return codes.map((code) => {
     if (code === 'HEADERS_TOO_LARGE') return { code, messages: [routeMessages.badRequest] };
     if (alsoFromParser.has(code) && message !== routeMessages.badRequest) return { code, messages: [message, routeMessages.badRequest] };
-    return { code, messages: [message] };
+    return code in refused ? { code, messages: [message], refused: refused[code] } : { code, messages: [message] };
   });
 }
 
@@ -45,7 +57,7 @@ export function errorResponses(failures: readonly Failure[], field: string, with
       'X-Request-Id': ref('headers', 'XRequestId'),
       ...(codes.some((c) => problems[c].retryAfter !== undefined) ? { 'Retry-After': ref('headers', 'RetryAfter') } : {}),
     };
-    const description = codes.map((code) => `\`${code}\`: ${problems[code].detail}`).join(' ');
+    const description = group.map(describedFailure).join(' ');
     responses[String(status)] = withBody ? { description, headers, content: errorContent(group, field) } : { description, headers };
   }
   return responses;
@@ -69,9 +81,15 @@ function errorContent(group: readonly Failure[], field: string): Json {
   return { 'application/json': { schema, examples } };
 }
 
-function example({ code, messages }: Failure, field: string): Json {
-  const error = { code, detail: problems[code].detail, requestId: EXAMPLE_REQUEST_ID, ...exampleMembers(code, field) };
-  return { summary: problems[code].detail, value: { success: false, message: messages[0], error } };
+function describedFailure({ code, refused }: Failure): string {
+  const { detail } = problems[code];
+  return refused === undefined ? `\`${code}\`: ${detail}` : `\`${code}\`: ${detail.slice(0, -1)}; o \`detail\` diz qual parâmetro e o que ele aceita.`;
+}
+
+function example({ code, messages, refused }: Failure, field: string): Json {
+  const detail = (refused === undefined ? undefined : problemOf(refused).detail) ?? problems[code].detail;
+  const error = { code, detail, requestId: EXAMPLE_REQUEST_ID, ...exampleMembers(code, field) };
+  return { summary: detail, value: { success: false, message: messages[0], error } };
 }
 
 /** The members a code's answer carries, made by the same function the answers use. */

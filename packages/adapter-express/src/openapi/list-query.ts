@@ -1,16 +1,12 @@
-import { cursorOf, MAX_SEARCH_LENGTH, recordKinds, searchOf, type RecordKind } from '@workplan/core';
+import { cursorOf, MAX_SEARCH_LENGTH, recordKinds, searchOf, sortsOf, type RecordKind } from '@workplan/core';
 import { cursorToken } from '../list-cursor.js';
+import { COUNT_VALUES } from '../list-parameters.js';
 import { type ResourceDescription } from '../resources.js';
 import { EXAMPLE_ID, type Json } from './json.js';
 import { phrasesOf } from './portuguese.js';
 
 /** The cursor's alphabet: base64url, unpadded. */
 const CURSOR_PATTERN = '^[A-Za-z0-9_-]+$';
-
-/** The orders a list of `field` takes, as `sort` names them. */
-export function sortsOf(field: string): string[] {
-  return ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', field, `-${field}`];
-}
 
 /** The query parameters of a resource's list (the contract's "Finding records"), with examples. */
 export function listQueryParameters(resource: ResourceDescription): Json[] {
@@ -43,7 +39,7 @@ export function listQueryParameters(resource: ResourceDescription): Json[] {
       in: 'query',
       required: false,
       description: `\`true\`: a resposta traz \`X-Total-Count\`, quant${agree('as', 'os')} ${resource.many} atendem a \`q\` (tod${agree('as', 'os')}, sem \`q\`).`,
-      schema: { type: 'string', enum: ['true'] },
+      schema: { type: 'string', enum: COUNT_VALUES },
       example: 'true',
     },
     {

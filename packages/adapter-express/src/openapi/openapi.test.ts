@@ -108,3 +108,32 @@ describe('the API document', () => {
     expect(answer.status).toBe(404);
   });
 });
+
+describe('the refusals of a parameter in the API document', () => {
+  const document = openApiDocument(describedResources) as { paths: Record<string, Record<string, OperationJson>> };
+  const exampleOf = (path: string, status: string, code: string) =>
+    document.paths[path]?.get?.responses[status]?.content?.['application/json']?.examples?.[code]?.value.error.detail;
+
+  it('shows in its examples the detail the service answers: the bound or the values a parameter takes', async () => {
+    const answered = async (path: string) => ((await send(baseUrl, { path, headers: { key: 'docs-test-key-0123456' } })).json as ErrorJson).error.detail;
+    expect(exampleOf('/api/v1/scales/{skip}/{limit}', '400', 'INVALID_PAGINATION')).toBe(await answered('/api/v1/scales/0/5000'));
+    expect(exampleOf('/api/v1/scales', '400', 'INVALID_QUERY')).toBe(await answered('/api/v1/scales?sort=bogus'));
+    expect(exampleOf('/api/v1/costCenters', '400', 'INVALID_QUERY')).toBe(await answered('/api/v1/costCenters?sort=bogus'));
+    expect(exampleOf('/api/v1/changes', '400', 'INVALID_QUERY')).toBe(await answered('/api/v1/changes?limit=5000'));
+    expect(exampleOf('/api/v1/scales', '400', 'INVALID_QUERY')).toContain('-updatedAt');
+  });
+
+  it('says that the detail names the parameter and what it takes', () => {
+    const description = document.paths['/api/v1/scales/{skip}/{limit}']?.get?.responses['400']?.description ?? '';
+    expect(description).toMatch(/`INVALID_PAGINATION`: [^`]*o `detail` diz qual parâmetro e o que ele aceita/u);
+    expect(description).toMatch(/`INVALID_QUERY`: [^`]*o `detail` diz qual parâmetro e o que ele aceita/u);
+  });
+});
+
+interface ErrorJson {
+  readonly error: { readonly detail: string };
+}
+
+interface OperationJson {
+  readonly responses: Record<string, { description?: string; content?: Record<string, { examples?: Record<string, { value: ErrorJson }> }> }>;
+}

@@ -1,8 +1,9 @@
+import { checkPage, DEFAULT_MAX_PAGE_SIZE, orderOf } from '@workplan/core';
 import { type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
 import { exampleChanges } from './change-schemas.js';
 import { EXAMPLE_ID, ref, type Json } from './json.js';
-import { errorResponses, failuresOf } from './error-responses.js';
+import { errorResponses, failuresOf, thrownBy } from './error-responses.js';
 import { listQueryParameters } from './list-query.js';
 import { capitalized, phrasesOf } from './portuguese.js';
 
@@ -68,15 +69,23 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
   const query = { parameters: listQueryParameters(resource) };
   const body = { required: true, content: { 'application/json': { schema: ref('schemas', `${name}Input`), example: { [field]: resource.sample } } } };
 
-  const operation = (operationId: string, summary: string, message: string, codes: readonly ErrorCode[], ok: Record<string, Json>, extra: Json = {}) => ({
+  // A list's refusals, as the service makes them: a page over the default maximum, and an order it does not have.
+  const listRefused = {
+    INVALID_PAGINATION: thrownBy(() => {
+      checkPage({ skip: 0, limit: DEFAULT_MAX_PAGE_SIZE + 1 }, DEFAULT_MAX_PAGE_SIZE);
+    }),
+    INVALID_QUERY: thrownBy(() => orderOf('', field)),
+  };
+  type Refused = Partial<Record<ErrorCode, unknown>>;
+  const operation = (operationId: string, summary: string, message: string, codes: readonly ErrorCode[], ok: Record<string, Json>, extra: Json = {}, refused: Refused = {}) => ({
     operationId,
     tags,
     summary,
     ...extra,
-    responses: { ...ok, ...errorResponses(failuresOf([...codes, ...apiFailures], message), field) },
+    responses: { ...ok, ...errorResponses(failuresOf([...codes, ...apiFailures], message, refused), field) },
   });
   // HEAD answers as GET without a body: same statuses, same headers.
-  const head = (operationId: string, message: string, codes: readonly ErrorCode[], okHeaders: Json = {}, extra: Json = {}, more: Json = {}) => ({
+  const head = (operationId: string, message: string, codes: readonly ErrorCode[], okHeaders: Json = {}, extra: Json = {}, more: Json = {}, refused: Refused = {}) => ({
     operationId,
     tags,
     summary: 'Como GET, só cabeçalhos',
@@ -84,13 +93,13 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
     responses: {
       '200': { description: 'Só cabeçalhos.', headers: { ...requestId, ...okHeaders } },
       ...more,
-      ...errorResponses(failuresOf([...codes, ...apiFailures], message), field, false),
+      ...errorResponses(failuresOf([...codes, ...apiFailures], message, refused), field, false),
     },
   });
   const list = (suffix: string, summary: string, codes: readonly ErrorCode[], parameters: readonly string[]) => ({
     parameters: parameters.map((p) => ref('parameters', p)),
-    get: operation(`list${name}s${suffix}`, summary, messages.list, [...codes, 'INVALID_QUERY'], { '200': many }, query),
-    head: head(`head${name}s${suffix}`, messages.list, [...codes, 'INVALID_QUERY'], listHeaders, query),
+    get: operation(`list${name}s${suffix}`, summary, messages.list, [...codes, 'INVALID_QUERY'], { '200': many }, query, listRefused),
+    head: head(`head${name}s${suffix}`, messages.list, [...codes, 'INVALID_QUERY'], listHeaders, query, {}, listRefused),
     options: optionsOperation(`options${name}s${suffix}`, tags, ['GET'], parameters),
   });
   const created = success(`${capitalized(theOne)} ${agree('criada', 'criado')}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location'), ...entityTag });
