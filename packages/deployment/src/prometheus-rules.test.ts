@@ -45,7 +45,7 @@ async function runPromtool(...args: string[]): Promise<string> {
     return stdout + stderr;
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`promtool ${args.join(' ')} failed:\n${stdout}${stderr}`);
+    throw new Error(`promtool ${args.join(' ')} failed:\n${stdout}${stderr}`, { cause: error });
   }
 }
 
