@@ -69,6 +69,12 @@ describe('the Prometheus alerting rules of deploy/prometheus', () => {
     expect(await runPromtool('check', 'rules', rulesFile)).toContain(`SUCCESS: ${alerts.length} rules found`);
   });
 
+  it.runIf(hasPromtool)('are loaded by the Prometheus configuration of docker-compose.several.yml, which promtool check config accepts', async () => {
+    const checked = await runPromtool('check', 'config', 'deploy/prometheus/prometheus.yml');
+    expect(checked).toContain('is valid prometheus config file syntax');
+    expect(checked).toContain(`SUCCESS: ${alerts.length} rules found`);
+  });
+
   it.runIf(hasPromtool)('pass promtool test rules', async () => {
     expect(await runPromtool('test', 'rules', testFile)).toMatch(/SUCCESS/u);
   });
