@@ -33,6 +33,9 @@ interface AlertRuleTest {
 const alerts = (parse(readRepositoryFile(rulesFile)) as { groups: { rules: { alert?: string }[] }[] }).groups
   .flatMap((group) => group.rules)
   .flatMap((rule) => (rule.alert === undefined ? [] : [rule.alert]));
+const runbooks = (parse(readRepositoryFile(rulesFile)) as { groups: { rules: { alert?: string; annotations?: { runbook?: string } }[] }[] }).groups
+  .flatMap((group) => group.rules)
+  .map((rule) => ({ alert: rule.alert ?? '', runbook: rule.annotations?.runbook ?? '' }));
 const ruleTests = (parse(readRepositoryFile(testFile)) as { tests: { alert_rule_test?: AlertRuleTest[] }[] }).tests.flatMap(
   (test) => test.alert_rule_test ?? [],
 );
@@ -63,6 +66,18 @@ describe('the Prometheus alerting rules of deploy/prometheus', () => {
     }
     // Nor a test of an alert that is not there, which would pass silent for ever.
     for (const test of ruleTests) expect(alerts, `${testFile} tests ${test.alertname}, which ${rulesFile} lacks`).toContain(test.alertname);
+  });
+
+  it('each name the section of docs/operations.md that says what to do, as a heading there', () => {
+    const page = readRepositoryFile('docs/operations.md').replace(/^```[\s\S]*?^```$/gmu, '');
+    const anchors = [...page.matchAll(/^#{2,6} (.+)$/gmu)].map((match) =>
+      (match[1] ?? '').toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replaceAll(' ', '-'),
+    );
+    for (const { alert, runbook } of runbooks) {
+      const anchor = /^docs\/operations\.md#([a-z0-9-]+)$/u.exec(runbook)?.[1];
+      expect(anchor, `${alert}'s runbook is ${runbook}`).toBeDefined();
+      expect(anchors, `${alert}'s runbook`).toContain(anchor);
+    }
   });
 
   it.runIf(hasPromtool)('are valid rules, as promtool check rules reads them', async () => {
