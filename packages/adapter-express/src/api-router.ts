@@ -3,6 +3,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { type ApiKeys } from './api-keys.js';
 import { apiReadRoute, type ApiRead } from './api-read.js';
 import { changesJsonOf, type ChangesJson } from './change-json.js';
+import { type FollowerWatch } from './change-stream.js';
 import { changesRoute } from './changes-route.js';
 import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
 import { sendNotModified, sendSuccess, sendSuccessJson } from './envelope.js';
@@ -31,6 +32,8 @@ export interface ApiRouterOptions {
   readonly heartbeatSeconds?: number;
   /** More read-only paths, served as every other (such as `/webhooks`). */
   readonly reads?: readonly ApiRead[] | undefined;
+  /** Told of each follower of the changes held open (an event stream, a long poll), for metrics. */
+  readonly onFollowerHeld?: FollowerWatch | undefined;
 }
 
 /** The handlers every operation of the interface runs first: its message, the key, the rate limits and the key's role. */
@@ -62,7 +65,7 @@ export function createApiRouter(options: ApiRouterOptions): Router {
   if (!Number.isInteger(heartbeatSeconds) || heartbeatSeconds < 1 || heartbeatSeconds > MAX_CHANGES_WAIT_SECONDS) {
     throw new RangeError(`heartbeatSeconds must be a whole number from 1 to ${MAX_CHANGES_WAIT_SECONDS}, not ${heartbeatSeconds}`);
   }
-  const changes = changesRoute({ feed: options.changes, json: changesJson, path: `${basePath}${changesPath}`, heartbeatSeconds });
+  const changes = changesRoute({ feed: options.changes, json: changesJson, path: `${basePath}${changesPath}`, heartbeatSeconds, onFollowerHeld: options.onFollowerHeld });
   routeTable(router, { [changesPath]: { get: guarded(changesDescription.message, changesPath, changes) } });
   for (const read of options.reads ?? []) routeTable(router, { [read.path]: { get: guarded(read.message, read.path, apiReadRoute(read)) } });
   return router;

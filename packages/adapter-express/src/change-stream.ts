@@ -13,7 +13,12 @@ export interface StreamOptions {
   readonly json: ChangesJson;
   /** Seconds between the comments an event stream sends while no change comes. */
   readonly heartbeatSeconds: number;
+  /** Told when a follower is held open waiting for changes (metrics); the function it returns is called once it is let go. */
+  readonly onFollowerHeld?: FollowerWatch | undefined;
 }
+
+/** What is told of a follower held open: an event stream or a long poll (`wait`); returns what to call once it is let go. */
+export type FollowerWatch = (kind: 'stream' | 'poll') => () => void;
 
 /**
  * Serves the changes as `text/event-stream`: each change an event (`id:` its id, `data:` its
@@ -41,6 +46,7 @@ export async function streamChanges(req: Request, res: Response, parameters: Cha
     'X-Accel-Buffering': 'no',
   });
   res.flushHeaders();
+  const letGo = options.onFollowerHeld?.('stream');
   try {
     for (;;) {
       const events = page.changes.map((change) => `id: ${change.id}\ndata: ${json.one(change)}\n\n`).join('');
@@ -52,6 +58,7 @@ export async function streamChanges(req: Request, res: Response, parameters: Cha
   } catch (error) {
     if (!held.aborted) throw error; // After the end of the stream, for the logs: the client sees the stream end.
   } finally {
+    letGo?.();
     res.end();
   }
 }

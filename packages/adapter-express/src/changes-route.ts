@@ -39,12 +39,16 @@ async function answerPage(res: Response, parameters: ChangesParameters, options:
   // A long poll waits on purpose: its deadline counts from the end of its wait.
   if (parameters.wait !== undefined) postponeDeadline(res, parameters.wait * 1000);
   const held = holdOpen(res);
-  const page = await options.feed.read(parameters, { signal: AbortSignal.any([requestSignal(res), held]) }).catch((error: unknown) => {
-    // Let go while it waited (the server drains, or the client left): nothing more came, and
-    // the follower asks again from where it was.
-    if (held.aborted && error === held.reason) return { changes: [], next: parameters.after ?? '0' };
-    throw error;
-  });
+  const letGo = parameters.wait === undefined ? undefined : options.onFollowerHeld?.('poll');
+  const page = await options.feed
+    .read(parameters, { signal: AbortSignal.any([requestSignal(res), held]) })
+    .catch((error: unknown) => {
+      // Let go while it waited (the server drains, or the client left): nothing more came, and
+      // the follower asks again from where it was.
+      if (held.aborted && error === held.reason) return { changes: [], next: parameters.after ?? '0' };
+      throw error;
+    })
+    .finally(letGo);
   if (!res.headersSent) res.setHeader('Link', `<${options.path}${changesQueryStringOf(parameters, page.next)}>; rel="next"`);
   sendSuccessJson(res, 200, options.json.many(page.changes));
 }

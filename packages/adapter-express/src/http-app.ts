@@ -2,6 +2,7 @@ import express, { Router, type ErrorRequestHandler, type Express, type Request, 
 import { type ApiKeys } from './api-keys.js';
 import { type ApiRead } from './api-read.js';
 import { createApiRouter } from './api-router.js';
+import { type FollowerWatch } from './change-stream.js';
 import { sendProblem, sendSuccess } from './envelope.js';
 import { problemOf } from './problem-of.js';
 import { type HitCounter } from './hit-store.js';
@@ -48,6 +49,8 @@ export interface HttpAppOptions {
   readonly heartbeatSeconds?: number;
   /** More read-only paths of `/api/v1`, behind its key check (such as `/webhooks`). */
   readonly reads?: readonly ApiRead[];
+  /** Told of each follower of the changes held open (an event stream, a long poll), for metrics. */
+  readonly onFollowerHeld?: FollowerWatch;
   /** More routes, mounted before the 404 fallback (such as `/metrics`). */
   readonly routes?: readonly RequestHandler[];
 }
@@ -63,8 +66,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) app.use(corsPolicy(options.corsOrigins));
   const rateLimits =
     options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute, options.hitCounter);
-  const { resources, changes, keys, heartbeatSeconds, reads } = options;
-  app.use('/api/v1', createApiRouter({ resources, changes, keys, rateLimits, reads, ...(heartbeatSeconds === undefined ? {} : { heartbeatSeconds }) }));
+  const { resources, changes, keys, heartbeatSeconds, reads, onFollowerHeld } = options;
+  app.use('/api/v1', createApiRouter({ resources, changes, keys, rateLimits, reads, onFollowerHeld, ...(heartbeatSeconds === undefined ? {} : { heartbeatSeconds }) }));
   app.use('/health', healthRouter(options.isReady));
   // The document describes the resources this app serves, not a list kept beside them.
   app.use(docsRouter(openApiDocument(options.resources)));

@@ -1,8 +1,15 @@
-import { routeName, routeTable, type AnsweredRequest } from '@workplan/adapter-express';
+import { routeName, routeTable, type AnsweredRequest, type FollowerWatch } from '@workplan/adapter-express';
 import { Router } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** The service's Prometheus metrics, in a registry of its own (so tests can make several). */
+/** The files whose reload on SIGHUP can fail, as the operator names them. */
+export type ReloadedFile = 'API_KEYS_FILE' | 'WEBHOOKS_FILE';
+
+/**
+ * The service's Prometheus metrics, in a registry of its own (so tests can make several):
+ * what every request did, and each failure an operator acts on (docs/operations.md says
+ * what each means and what to do).
+ */
 export class ServiceMetrics {
   readonly registry = new Registry();
   // Its `_count` series counts the answered requests: a separate counter would cost every
@@ -28,9 +35,33 @@ export class ServiceMetrics {
     help: 'Requests answered 503 because the storage did not answer in time',
     registers: [this.registry],
   });
+  readonly #reloadFailures = new Counter({
+    name: 'workplan_reload_failures_total',
+    help: 'Reloads of API_KEYS_FILE or WEBHOOKS_FILE (SIGHUP) that failed and kept the old keys or subscriptions, by file',
+    labelNames: ['file'] as const,
+    registers: [this.registry],
+  });
+  readonly #followers = new Gauge({
+    name: 'workplan_changes_followers',
+    help: 'Followers of /api/v1/changes held open now, by kind (stream: an event stream; poll: a long poll waiting)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
 
-  constructor() {
+  /** `isReady` is what `/health/ready` asks, read again at each scrape. */
+  constructor(isReady: () => Promise<boolean>) {
     collectDefaultMetrics({ register: this.registry });
+    // Zero from the start, so that an alert on their increase sees the first one.
+    for (const file of ['API_KEYS_FILE', 'WEBHOOKS_FILE'] as const) this.#reloadFailures.inc({ file }, 0);
+    for (const kind of ['stream', 'poll'] as const) this.#followers.set({ kind }, 0);
+    new Gauge({
+      name: 'workplan_ready',
+      help: '1 when the storage answers (/health/ready answers 200), else 0',
+      registers: [this.registry],
+      async collect() {
+        this.set((await isReady().catch(() => false)) ? 1 : 0);
+      },
+    });
   }
 
   /** Counts one answered request. */
@@ -40,6 +71,19 @@ export class ServiceMetrics {
     if (answered.keyName !== undefined) this.#byKey.inc({ key: answered.keyName, status: labels.status });
     if (answered.status === 503) this.#storageErrors.inc();
   }
+
+  /** Counts a reload of `file` that failed. */
+  reloadFailed(file: ReloadedFile): void {
+    this.#reloadFailures.inc({ file });
+  }
+
+  /** Counts a follower held open until the function it returns is called. */
+  readonly followerHeld: FollowerWatch = (kind) => {
+    this.#followers.inc({ kind });
+    return () => {
+      this.#followers.dec({ kind });
+    };
+  };
 
   /** `GET /metrics` in Prometheus text format; no key, so keep it off the public edge. */
   router(): Router {

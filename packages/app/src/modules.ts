@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
 import { createMemoryStorage, MemoryDeliveryLedger } from '@workplan/adapter-memory';
 import { consoleDirectory } from '@workplan/console';
@@ -6,6 +7,7 @@ import { ContainerModule } from 'inversify';
 import { ids } from './identifiers.js';
 import { createLogger, createLogOutput, logAnswered } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
+import { registerSqliteSizes } from './sqlite-metrics.js';
 import { webhooksRead } from './webhooks-module.js';
 
 /** The domain: the catalogs and the changes feed over whichever repositories and change log the storage module bound. */
@@ -41,7 +43,15 @@ export const memoryStorageModule = new ContainerModule(({ bind }) => {
 export const observabilityModule = new ContainerModule(({ bind }) => {
   bind(ids.logOutput).toResolvedValue((config) => createLogOutput(config), [ids.config]);
   bind(ids.logger).toResolvedValue((config, output) => createLogger(config, output), [ids.config, ids.logOutput]);
-  bind(ids.metrics).toResolvedValue((config) => (config.metrics ? new ServiceMetrics() : null), [ids.config]);
+  bind(ids.metrics).toResolvedValue(
+    (config, storage) => {
+      if (!config.metrics) return null;
+      const metrics = new ServiceMetrics(() => storage.isReady());
+      if (config.storage === 'sqlite') registerSqliteSizes(metrics.registry, resolve(config.sqlitePath));
+      return metrics;
+    },
+    [ids.config, ids.storage],
+  );
   bind(ids.responseObserver).toResolvedValue(
     (logger, metrics): ResponseObserver => (answered) => {
       logAnswered(logger, answered);
@@ -75,6 +85,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
           requestTimeoutMs: config.requestTimeoutMs,
           consoleDirectory,
           routes: metrics === null ? [] : [metrics.router()],
+          ...(metrics === null ? {} : { onFollowerHeld: metrics.followerHeld }),
           reads: [webhooksRead(webhooks)],
         }),
       [ids.workplan, ids.apiKeys, ids.storage, ids.hitCounter, ids.config, ids.logger, ids.metrics, ids.responseObserver, ids.webhooks],

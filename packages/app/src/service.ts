@@ -10,6 +10,7 @@ import { createContainer } from './container.js';
 import { ids } from './identifiers.js';
 import { configuredKeys, makeRunKey, RUN_KEY_NAME } from './key-source.js';
 import { lifecycleLogger } from './logger.js';
+import { type ReloadedFile } from './metrics.js';
 import { configuredSubscriptions } from './webhooks-module.js';
 
 // Writes still waiting to begin this long before SHUTDOWN_TIMEOUT_MS are refused, so their
@@ -78,20 +79,29 @@ export async function startService(config: Config): Promise<RunningService> {
     throw error;
   }
   await webhooks?.deliverTo(subscriptions);
+  const metrics = container.get(ids.metrics);
+  /** `reload`, with each failure counted for the metrics of `file`. */
+  const counted =
+    <T>(file: ReloadedFile, reload: () => Promise<T>) =>
+    (): Promise<T> =>
+      reload().catch((error: unknown) => {
+        metrics?.reloadFailed(file);
+        throw error;
+      });
   return {
     url: urlOf(server),
     keys,
     runKey,
     log,
-    reloadKeys: async () => {
+    reloadKeys: counted('API_KEYS_FILE', async () => {
       keys.replace(await configuredKeys(config));
-    },
-    reloadWebhooks: async () => {
+    }),
+    reloadWebhooks: counted('WEBHOOKS_FILE', async () => {
       if (webhooks === null) return undefined;
       const reloaded = await configuredSubscriptions(config);
       await webhooks.deliverTo(reloaded);
       return reloaded.length;
-    },
+    }),
     close: async () => {
       // Deliveries stop beside the drain: an attempt in flight may end until writes are
       // refused, and writes are refused once the deliveries have written where they stopped

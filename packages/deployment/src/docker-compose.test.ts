@@ -6,18 +6,9 @@ import { MONGO_IMAGE } from '@workplan/testing/mongodb';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readRepositoryFile } from './repository-file.js';
+import { at } from './yaml-path.js';
 
 const compose: unknown = parse(readRepositoryFile('docker-compose.yml'));
-
-/** The value at `path` in parsed YAML, or undefined where the path leads nowhere. */
-function at(value: unknown, ...path: string[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
 
 const appEnvironment = at(compose, 'services', 'app', 'environment') as Record<string, string>;
 const mongoEnvironment = at(compose, 'services', 'mongo', 'environment') as Record<string, string>;

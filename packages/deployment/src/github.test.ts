@@ -48,6 +48,12 @@ describe('.github/workflows/ci.yml', () => {
     expect(jobs[0]?.env?.CHROMIUM_PATH).toMatch(/^\//u);
     expect(readRepositoryFile('.ci/run')).toContain('"$CHROMIUM_PATH" --version');
   });
+
+  it('has .ci/run install promtool (Debian\'s prometheus package) where it is missing, for the alerting rules\' tests', () => {
+    const run = readRepositoryFile('.ci/run');
+    expect(run).toContain('command -v promtool > /dev/null || missing+=(prometheus)');
+    expect(run).toMatch(/apt-get install -y -qq "\$\{missing\[@\]\}"/u);
+  });
 });
 
 describe('.github/dependabot.yml', () => {
