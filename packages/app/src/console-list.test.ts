@@ -176,7 +176,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await expect.poll(() => new URL(page.url()).hash).toBe('#/centros-de-custo');
   });
 
-  it('shows no rows and no total for a search that has not loaded: failed, or waiting out a 503, with the failure and «Tentar de novo»', async () => {
+  it('shows no rows and no total for a search that has not loaded: failed, or waiting out a 503, with the failure and “Tentar de novo”', async () => {
     await openCostCenters();
     await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
     const searches = /\/api\/v1\/costCenters\b[^?]*\?(?:.*&)?q=/u;
