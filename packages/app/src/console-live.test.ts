@@ -1,7 +1,7 @@
 import { expectAccessible, warnWithoutChromium, withAxe } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { apiOf, colleagueKey, colleagueName, describeInChromium, openConsole, rowsOf, signIn, type ApiRecord, type OpenedConsole } from './testing/console-session.js';
+import { apiOf, brazilianDate, colleagueKey, colleagueName, describeInChromium, openConsole, rowsOf, signIn, type ApiRecord, type OpenedConsole } from './testing/console-session.js';
 
 // What a colleague does, as the console shows it, in Debian's Chromium: a record's history
 // from its row, and lists that read themselves again when a colleague writes, keeping the
@@ -52,7 +52,8 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     await page.goto(`${opened.url}/console/${hash}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
   };
-  const when = (iso: string) => page.evaluate((at) => new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(at)), iso);
+  // São Paulo, the browser's zone: three hours behind UTC all year.
+  const when = (iso: string) => brazilianDate(iso, -3);
 
   it('shows a record\'s history from its row: who, when, and the text before and after each write', async () => {
     const record = await colleague.create('costCenter', 'Compras');

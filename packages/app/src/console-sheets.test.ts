@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { chromiumIsRequired, chromiumPath, hasChromium, warnWithoutChromium, type AppProcess } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiOf, isListRead, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ConsoleBrowser } from './testing/console-session.js';
+import { apiOf, brazilianDate, isListRead, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ApiRecord, type ConsoleBrowser } from './testing/console-session.js';
 
 // The console's pages, spreadsheets and outages as an operator meets them, in Debian's
 // Chromium against the built app (a page maximum of 20, so a walk takes several pages).
@@ -216,10 +216,12 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       const bytes = await readFile(await download.path());
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const [header, ...rows] = bytes.toString('utf8').slice(1).split('\r\n').filter((line) => line !== '');
-      expect(header).toBe('ID;Título;Criado em;Atualizado em');
+      expect(header).toBe('ID;Título;Criado em (Horário Padrão de Brasília);Atualizado em (Horário Padrão de Brasília);Criado em (ISO 8601, UTC);Atualizado em (ISO 8601, UTC)');
       // RFC 4180: a cell holding the separator, a quote or a line break is quoted, its quotes doubled.
       const cell = (text = '') => (/[;"\r\n]/u.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-      expect(rows).toEqual(stored.map((record) => [record.id, cell(record.title), record.createdAt, record.updatedAt].join(';')));
+      // Local dates (São Paulo, three hours behind UTC), then the exact instants.
+      const dates = (record: ApiRecord) => [brazilianDate(record.createdAt, -3, true), brazilianDate(record.updatedAt, -3, true), record.createdAt, record.updatedAt];
+      expect(rows).toEqual(stored.map((record) => [record.id, cell(record.title), ...dates(record)].join(';')));
       expect(asked.filter((path) => path.startsWith('/api/v1/costCenters')).length).toBe(Math.ceil(stored.length / 20));
     });
 

@@ -57,6 +57,7 @@ export function RecordHistory({ resource, records, record, onClose }: Props) {
       <FailureNotice failure={reading.failure} resource={resource} onRetry={() => void read()} />
       {changes === undefined && reading.busy && <p>{words.historyLoading}</p>}
       {changes?.length === 0 && <p>{words.historyEmpty}</p>}
+      {changes !== undefined && changes.length > 0 && <p class="zone">{words.inTimeZone}</p>}
       {changes !== undefined && changes.length > 0 && (
         <ol class="changes">
           {changes.map((change) => (

@@ -117,6 +117,7 @@ export function ResourcePanel({ route }: Props) {
         )}
         <div class="list-foot">
           {list.loaded && <p>{words.showing(list.shown.length, list.next !== undefined)}</p>}
+          {list.shown.length > 0 && <p class="zone">{words.inTimeZone}</p>}
           {list.next !== undefined && (
             // Not disabled while it loads: a disabled button would drop the focus, and the place with it.
             <button type="button" aria-disabled={list.listing.busy} onClick={() => void (list.listing.busy ? undefined : loadMore())}>

@@ -95,6 +95,45 @@ export function keyNameOf(by: string): string {
   return /^[0-9a-f]{8}$/u.test(by) ? `Chave sem nome (impressão digital ${by})` : by;
 }
 
+// Dates in Brazilian form whatever the browser's language ("02/12/2026 03:19", never
+// "12/2/26, 6:19 AM"), in the time zone of the clerk's computer, which the browser knows.
+const dateParts = new Intl.DateTimeFormat('pt-BR', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+function partsOf(date: Date): Readonly<Record<'day' | 'month' | 'year' | 'hour' | 'minute' | 'second', string>> {
+  const parts = new Map(dateParts.formatToParts(date).map(({ type, value }) => [type, value]));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.get(type) ?? '';
+  return { day: part('day'), month: part('month'), year: part('year'), hour: part('hour'), minute: part('minute'), second: part('second') };
+}
+
+/** A date of the service (ISO 8601, UTC) as the page shows it: "02/12/2026 03:19", in the computer's time zone. */
+export function shownDate(iso: string): string {
+  const { day, month, year, hour, minute } = partsOf(new Date(iso));
+  return `${day}/${month}/${year} ${hour}:${minute}`;
+}
+
+/** A date of the service as Excel in Portuguese reads a date and time from a CSV: "02/12/2026 03:19:16", local time. */
+export function sheetDate(iso: string): string {
+  return `${shownDate(iso)}:${partsOf(new Date(iso)).second}`;
+}
+
+/** Today in the computer's time zone, as a file name sorts it: "2026-12-02". */
+export function fileDate(): string {
+  const { day, month, year } = partsOf(new Date());
+  return `${year}-${month}-${day}`;
+}
+
+/** The computer's time zone, as the page names it: "Horário Padrão de Brasília" (an offset, "GMT+00:00", where it has no name). */
+export const timeZone: string =
+  new Intl.DateTimeFormat('pt-BR', { timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')?.value ?? '';
+
 export const words = {
   product: 'workplan',
   consoleTitle: 'Console de cadastros',
@@ -154,6 +193,10 @@ export const words = {
   historyNothing: '—',
   createdAt: 'Criado em',
   updatedAt: 'Atualizado em',
+  /** Said beside dates, which a reader elsewhere (or a colleague's export) could take for another zone's. */
+  inTimeZone: `Datas e horas no fuso deste computador: ${timeZone}.`,
+  /** The CSV's columns of dates: local time, its zone named, and the exact instant. */
+  sheetDates: [`Criado em (${timeZone})`, `Atualizado em (${timeZone})`, 'Criado em (ISO 8601, UTC)', 'Atualizado em (ISO 8601, UTC)'],
   id: 'ID',
 
   pageSize: 'Registros por página',
@@ -210,10 +253,3 @@ export const words = {
   reason: 'Motivo',
   interrupted: 'A importação foi cancelada durante o envio desta linha; confira na lista se o registro foi criado.',
 } as const;
-
-/** A date of the service (ISO 8601, UTC) in the browser's own locale and time zone. */
-export function shownDate(iso: string): string {
-  return dateFormat.format(new Date(iso));
-}
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
