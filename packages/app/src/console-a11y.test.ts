@@ -190,7 +190,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
 
       await field.fill(unbroken);
       await field.press('Enter');
-      await page.getByText(`Já cadastrado como “${unbroken}”.`).waitFor();
+      await page.getByText(`Já cadastrada como “${unbroken}”.`).waitFor();
       await widths('the conflict');
 
       await page.getByRole('button', { name: `Editar “${unbroken}”` }).click();

@@ -39,7 +39,7 @@ describeInChromium('the console\'s keyboard focus after each operation, in Chrom
     await page.getByLabel('Nova escala de trabalho').fill('turno a');
     await tabTo(page, 'Criar');
     await page.keyboard.press('Enter');
-    await page.getByRole('alert').getByText('Já cadastrado como “Turno A”.').waitFor();
+    await page.getByRole('alert').getByText('Já cadastrada como “Turno A”.').waitFor();
     await expect.poll(focused).toBe('Nova escala de trabalho');
 
     await page.keyboard.press('Control+A');

@@ -72,9 +72,7 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     const shown = (await entries.allInnerTexts()).map((text) => text.split('\n').filter((line) => line !== ''));
     const textOf = (version: ApiRecord | null) => (version === null ? '—' : `“${version.title ?? ''}”`);
     const actions: Record<string, string> = { create: 'Criação', update: 'Alteração', delete: 'Exclusão' };
-    const expected = await Promise.all(
-      history.map(async (change) => [actions[change.action], 'Quando', await when(change.at), 'Quem', change.by, 'Antes', textOf(change.previous), 'Depois', textOf(change.data)]),
-    );
+    const expected = history.map((change) => [actions[change.action], 'Quando', when(change.at), 'Quem', change.by, 'Antes', textOf(change.previous), 'Depois', textOf(change.data)]);
     expect(shown).toEqual(expected);
     await expectAccessible(page, 'a record\'s history');
     await page.setViewportSize({ width: 360, height: 780 });

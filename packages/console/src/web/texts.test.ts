@@ -19,6 +19,7 @@ describe('the console\'s Portuguese', () => {
     expect(words.scales.created('6x2')).toBe('Escala de trabalho “6x2” criada.');
     expect(words.scales.removed('6x2')).toBe('Escala de trabalho “6x2” excluída.');
     expect(words.costCenters.removed('RH')).toBe('Centro de custo “RH” excluído.');
+    expect([words.scales.heldBy('12x36'), words.costCenters.heldBy('RH')]).toEqual(['Já cadastrada como “12x36”.', 'Já cadastrado como “RH”.']);
     expect([words.scales.newLabel, words.costCenters.newLabel]).toEqual(['Nova escala de trabalho', 'Novo centro de custo']);
     expect([words.scales.theOne, words.costCenters.theOne]).toEqual(['a escala de trabalho', 'o centro de custo']);
     expect([words.scales.counted(1, true), words.scales.counted(1_234, true), words.costCenters.counted(0, false)]).toEqual([

@@ -28,6 +28,8 @@ export interface ResourceWords extends Noun {
   readonly newLabel: string;
   readonly created: (text: string) => string;
   readonly removed: (text: string) => string;
+  /** On a clash: the record that holds the value, by its text as stored. */
+  readonly heldBy: (text: string) => string;
   /** How many there are, or were found by a search: "1.234 centros de custo", "1 escala de trabalho encontrada". */
   readonly counted: (count: number, found: boolean) => string;
   /** What became of a row of an import: "Criada". */
@@ -67,6 +69,7 @@ function resourceWords(noun: Noun): ResourceWords {
     newLabel: `${capitalized(agreeing('novo', gender))} ${one}`,
     created: said('criado'),
     removed: said('excluído'),
+    heldBy: (text) => `Já ${agreeing('cadastrado', gender)} como ${quoted(text)}.`,
     counted: (count, found) => {
       const total = countOf(count, one, pluralOf(one));
       return found ? `${total} ${agreeing('encontrado', gender, count)}` : total;
@@ -213,7 +216,6 @@ export const words = {
   opened: 'Registro aberto',
   closeOpened: 'Fechar',
   openExisting: 'Abrir o registro que já usa este valor',
-  heldBy: (text: string) => `Já cadastrado como ${quoted(text)}.`,
 
   stale: 'Outra pessoa alterou este registro depois que você o abriu. Nada foi salvo.',
   reload: 'Recarregar o registro',
