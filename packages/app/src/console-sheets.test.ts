@@ -148,6 +148,22 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect((await api.all('costCenters')).slice(-4).map((record) => record.title)).toEqual(values);
     });
 
+    it('imports a one-column list whole, a ; or a , in a value and all, and a , file headed Valor,Código by its Valor column', async () => {
+      await openTab('centros-de-custo', 'Centros de custo');
+      const list = Buffer.from('\uFEFFTurno A; noturno\r\nManutenção, elétrica\r\n', 'utf8');
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'lista.csv', mimeType: 'text/csv', buffer: list });
+      await page.getByRole('button', { name: 'Importar 2 linhas' }).click();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criados, 0 já existiam, 0 inválidos.', { exact: true }).waitFor();
+      expect((await api.all('costCenters')).slice(-2).map((record) => record.title)).toEqual(['Turno A; noturno', 'Manutenção, elétrica']);
+
+      const libreOffice = Buffer.from('Valor,Código\nTurno B; noturno,X1\nZeladoria,X2\n', 'utf8');
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'libreoffice.csv', mimeType: 'text/csv', buffer: libreOffice });
+      await page.getByText('A primeira linha é um cabeçalho (“Valor”): não é importada.').waitFor();
+      await page.getByRole('button', { name: 'Importar 2 linhas' }).click();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criados, 0 já existiam, 0 inválidos.', { exact: true }).waitFor();
+      expect((await api.all('costCenters')).slice(-2).map((record) => record.title)).toEqual(['Turno B; noturno', 'Zeladoria']);
+    });
+
     it('refuses a file that is no text, a workbook chosen by mistake, saying how to save it as CSV', async () => {
       await openTab('centros-de-custo', 'Centros de custo');
       const workbook = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]);
