@@ -69,8 +69,9 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       await expect.poll(() => costCenters().count()).toBe(25);
       await page.getByText('25 registros exibidos; não há mais registros.').waitFor();
       expect(await page.getByRole('button', { name: 'Carregar mais' }).count()).toBe(0);
-      // Newest first: the console's own order.
-      expect(await costCenters().getByRole('cell', { name: /^Centro \d\d$/u }).allInnerTexts()).toEqual(made.map((record) => record.title).toReversed());
+      // Newest first, the console's own order (-createdAt; records of the same millisecond by id ascending, as the contract says).
+      const newestFirst = made.toSorted((one, other) => other.createdAt.localeCompare(one.createdAt) || (one.id < other.id ? -1 : 1));
+      expect(await costCenters().getByRole('cell', { name: /^Centro \d\d$/u }).allInnerTexts()).toEqual(newestFirst.map((record) => record.title));
       // A cursor, not a skip: a record deleted above the next page pushes none out of sight.
       expect(asked.filter((path) => path.startsWith('/api/v1/costCenters'))).toEqual([
         '/api/v1/costCenters/0/10 first',
