@@ -47,8 +47,8 @@ try {
   await page.getByLabel('Chave de API').fill(key);
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.getByRole('cell', { name: '24x72 plantão', exact: true }).waitFor();
-  await page.getByRole('button', { name: 'Editar «6x1»' }).click();
-  await page.getByRole('textbox', { name: 'Editar «6x1»' }).fill('6x1 com folga aos domingos');
+  await page.getByRole('button', { name: 'Editar “6x1”' }).click();
+  await page.getByRole('textbox', { name: 'Editar “6x1”' }).fill('6x1 com folga aos domingos');
   await shot('list', { fullPage: true });
 
   // The same record changed from elsewhere meanwhile: the save is refused (412) and a reload offered.

@@ -61,7 +61,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       const rows = rowsOf(page, 'Escalas de trabalho');
       await rows.getByRole('cell', { name: 'Pelo teclado', exact: true }).waitFor();
 
-      await tabTo(page, 'Editar «Pelo teclado»');
+      await tabTo(page, 'Editar “Pelo teclado”');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.evaluate('document.activeElement?.value')).toBe('Pelo teclado');
       await page.keyboard.press('End');
@@ -69,7 +69,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await page.keyboard.press('Enter');
       await rows.getByRole('cell', { name: 'Pelo teclado e Enter', exact: true }).waitFor();
 
-      await tabTo(page, 'Excluir «Pelo teclado e Enter»');
+      await tabTo(page, 'Excluir “Pelo teclado e Enter”');
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Excluir registro' });
       await dialog.waitFor();
@@ -92,7 +92,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await rowsOf(page, 'Escalas de trabalho').getByRole('cell', { name: '5x2', exact: true }).waitFor();
       await expectAccessible(page, 'work schedules list');
 
-      await page.getByRole('button', { name: 'Editar «6x1»' }).click();
+      await page.getByRole('button', { name: 'Editar “6x1”' }).click();
       await expectAccessible(page, 'edit in place');
       const [, sixByOne] = await api.all('scales');
       await api.call('PUT', `/api/v1/scale/${sixByOne?.id ?? ''}`, { value: '6x1 (outra pessoa)' });
@@ -106,7 +106,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       await page.getByRole('alert').waitFor();
       await expectAccessible(page, 'create refused, issue beside the field');
 
-      await page.getByRole('button', { name: 'Excluir «12x36»' }).click();
+      await page.getByRole('button', { name: 'Excluir “12x36”' }).click();
       await page.getByRole('dialog', { name: 'Excluir registro' }).waitFor();
       await expectAccessible(page, 'delete confirmation');
       await page.keyboard.press('Escape');
@@ -124,7 +124,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       const file = ['Recursos Humanos', 'x'.repeat(201), 'Financeiro', 'Jurídico'].join('\n');
       await page.getByLabel('Importar CSV').setInputFiles({ name: 'centros.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
       await page.getByRole('button', { name: 'Importar 4 linhas' }).click();
-      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criados, 1 já existiam, 1 inválidos.').waitFor();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criados, 1 já existia, 1 inválido.', { exact: true }).waitFor();
       // 201 characters without a space wrap in their cell rather than widen the page.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
       await expectAccessible(page, 'import report');
@@ -136,7 +136,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       for (const text of [long, unbroken]) await api.create('costCenter', text);
       /** The question's text and whether any of it lies outside its box, the dialog's, or the screen. */
       const questionOf = async (text: string) => {
-        await page.getByRole('button', { name: `Excluir «${text}»` }).click();
+        await page.getByRole('button', { name: `Excluir “${text}”` }).click();
         const dialog = page.getByRole('dialog', { name: 'Excluir registro' });
         const question = dialog.getByText(/^Excluir o centro de custo/u);
         const [box, frame] = await Promise.all([question.boundingBox(), dialog.boundingBox()]);
@@ -158,7 +158,7 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
         await page.goto(`${url}/console/#/centros-de-custo`);
         await page.reload();
         for (const text of [long, unbroken]) {
-          const question = `Excluir o centro de custo «${text}»? Esta ação não pode ser desfeita.`;
+          const question = `Excluir o centro de custo “${text}”? Esta ação não pode ser desfeita.`;
           expect(await questionOf(text), `${String(width)} px, ${text.slice(0, 12)}`).toEqual({
             text: question,
             questionOverflows: false,
@@ -185,16 +185,16 @@ describe('the console\'s accessibility, in Chromium', { timeout: 30_000 }, () =>
       const field = page.getByLabel('Nova escala de trabalho');
       await field.fill(unbroken);
       await field.press('Enter');
-      await page.getByText(`Escala de trabalho «${unbroken}» criada.`).waitFor();
+      await page.getByText(`Escala de trabalho “${unbroken}” criada.`).waitFor();
       await widths('the status line');
 
       await field.fill(unbroken);
       await field.press('Enter');
-      await page.getByText(`Já cadastrado como «${unbroken}».`).waitFor();
+      await page.getByText(`Já cadastrada como “${unbroken}”.`).waitFor();
       await widths('the conflict');
 
-      await page.getByRole('button', { name: `Editar «${unbroken}»` }).click();
-      await page.getByRole('textbox', { name: `Editar «${unbroken}»` }).waitFor();
+      await page.getByRole('button', { name: `Editar “${unbroken}”` }).click();
+      await page.getByRole('textbox', { name: `Editar “${unbroken}”` }).waitFor();
       await widths('the edit form');
       await page.keyboard.press('Escape');
       await page.setViewportSize({ width: 1280, height: 900 });

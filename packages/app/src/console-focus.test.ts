@@ -33,13 +33,13 @@ describeInChromium('the console\'s keyboard focus after each operation, in Chrom
     await page.getByRole('heading', { level: 1, name: 'Escalas de trabalho' }).waitFor();
   };
 
-  it('goes back to the new record\'s field after «Criar», refused or done', async () => {
+  it('goes back to the new record\'s field after “Criar”, refused or done', async () => {
     await opened.api.create('scale', 'Turno A');
     await openScales();
     await page.getByLabel('Nova escala de trabalho').fill('turno a');
     await tabTo(page, 'Criar');
     await page.keyboard.press('Enter');
-    await page.getByRole('alert').getByText('Já cadastrado como «Turno A».').waitFor();
+    await page.getByRole('alert').getByText('Já cadastrada como “Turno A”.').waitFor();
     await expect.poll(focused).toBe('Nova escala de trabalho');
 
     await page.keyboard.press('Control+A');
@@ -50,38 +50,38 @@ describeInChromium('the console\'s keyboard focus after each operation, in Chrom
     await expect.poll(focused).toBe('Nova escala de trabalho');
   });
 
-  it('stays in the edit form when «Salvar» is refused because someone changed the record (412)', async () => {
+  it('stays in the edit form when “Salvar” is refused because someone changed the record (412)', async () => {
     const record = await opened.api.create('scale', 'Turno C');
     await openScales();
-    await page.getByRole('button', { name: 'Editar «Turno C»' }).click();
+    await page.getByRole('button', { name: 'Editar “Turno C”' }).click();
     // The form opens once the record is read again: the colleague's change must come after.
-    await page.getByRole('textbox', { name: 'Editar «Turno C»' }).waitFor();
+    await page.getByRole('textbox', { name: 'Editar “Turno C”' }).waitFor();
     await opened.api.call('PUT', `/api/v1/scale/${record.id}`, { value: 'Turno C (outra pessoa)' });
     await tabTo(page, 'Salvar');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Recarregar o registro' }).waitFor();
-    await expect.poll(focused).toBe('Editar «Turno C»');
+    await expect.poll(focused).toBe('Editar “Turno C”');
   });
 
-  it('goes back to «Excluir» when the delete dialog closes with Escape or «Cancelar»', async () => {
+  it('goes back to “Excluir” when the delete dialog closes with Escape or “Cancelar”', async () => {
     await opened.api.create('scale', 'Turno D');
     await openScales();
     const dialog = page.getByRole('dialog', { name: 'Excluir registro' });
     for (const close of ['Escape', 'Cancelar']) {
-      await page.getByRole('button', { name: 'Excluir «Turno D»' }).focus();
+      await page.getByRole('button', { name: 'Excluir “Turno D”' }).focus();
       await page.keyboard.press('Enter');
       await dialog.waitFor();
       if (close === 'Cancelar') await dialog.getByRole('button', { name: 'Cancelar' }).focus();
       await page.keyboard.press(close === 'Escape' ? 'Escape' : 'Enter');
       await dialog.waitFor({ state: 'detached' });
-      await expect.poll(focused, { message: close }).toBe('Excluir «Turno D»');
+      await expect.poll(focused, { message: close }).toBe('Excluir “Turno D”');
     }
   });
 
-  it('stays in the delete dialog when the delete is refused (412), and after «Recarregar o registro»', async () => {
+  it('stays in the delete dialog when the delete is refused (412), and after “Recarregar o registro”', async () => {
     const record = await opened.api.create('scale', 'Turno E');
     await openScales();
-    await page.getByRole('button', { name: 'Excluir «Turno E»' }).click();
+    await page.getByRole('button', { name: 'Excluir “Turno E”' }).click();
     const dialog = page.getByRole('dialog', { name: 'Excluir registro' });
     await dialog.waitFor();
     await opened.api.call('PUT', `/api/v1/scale/${record.id}`, { value: 'Turno E (outra pessoa)' });
@@ -96,7 +96,7 @@ describeInChromium('the console\'s keyboard focus after each operation, in Chrom
 
     await reload.focus();
     await page.keyboard.press('Enter');
-    await dialog.getByText('Excluir a escala de trabalho «Turno E (outra pessoa)»?', { exact: false }).waitFor();
+    await dialog.getByText('Excluir a escala de trabalho “Turno E (outra pessoa)”?', { exact: false }).waitFor();
     await expect.poll(inDialog).toBe(true);
     await page.keyboard.press('Escape');
   });
@@ -106,11 +106,11 @@ describeInChromium('the console\'s keyboard focus after each operation, in Chrom
     await page.getByLabel('Importar CSV').setInputFiles({ name: 'escalas.csv', mimeType: 'text/csv', buffer: Buffer.from('Turno F\nTurno G\n') });
     await tabTo(page, 'Importar 2 linhas');
     await page.keyboard.press('Enter');
-    await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criados, 0 já existiam, 0 inválidos.').waitFor();
+    await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criadas, 0 já existiam, 0 inválidas.', { exact: true }).waitFor();
     await expect.poll(focused).toBe('Relatório da importação');
   });
 
-  it('stays on «Exportar CSV» while it exports and after', async () => {
+  it('stays on “Exportar CSV” while it exports and after', async () => {
     await openScales();
     await tabTo(page, 'Exportar CSV');
     const downloading = page.waitForEvent('download');
@@ -120,7 +120,7 @@ describeInChromium('the console\'s keyboard focus after each operation, in Chrom
     await expect.poll(focused).toBe('Exportar CSV');
   });
 
-  it('goes to the key field after «Sair», and back to it after a wrong key sent from «Entrar»', async () => {
+  it('goes to the key field after “Sair”, and back to it after a wrong key sent from “Entrar”', async () => {
     await openScales();
     await tabTo(page, 'Sair');
     await page.keyboard.press('Enter');

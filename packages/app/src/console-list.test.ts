@@ -70,7 +70,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.getByRole('status').getByText('3 centros de custo encontrados', { exact: true }).waitFor();
     // Created at once, in no set order: the list holds them in the API's order.
     expect((await shownTitles()).toSorted()).toEqual(MAINTENANCE.toSorted());
-    expect(await shownTitles()).toEqual(await apiTitles('/api/v1/costCenters?q=MANUTENCAO'));
+    expect(await shownTitles()).toEqual(await apiTitles('/api/v1/costCenters?q=MANUTENCAO&sort=-createdAt'));
     // Ten letters typed without a pause are one search, not ten.
     const searches = asked.map((one) => one.searchParams.get('q'));
     expect(searches.length).toBeLessThanOrEqual(3);
@@ -87,7 +87,8 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
   it('orders by a column, says which and how with aria-sort, and reverses on a second press', async () => {
     await openCostCenters();
     await expect.poll(() => costCenters().count()).toBe(10);
-    expect([await sortOf('Título'), await sortOf('Criado em'), await sortOf('Atualizado em')]).toEqual([null, 'ascending', null]);
+    // Newest first, unless asked otherwise: the record just created is in view.
+    expect([await sortOf('Título'), await sortOf('Criado em'), await sortOf('Atualizado em')]).toEqual([null, 'descending', null]);
 
     await page.getByRole('button', { name: 'Título', exact: true }).click();
     await expect.poll(() => sortOf('Título')).toBe('ascending');
@@ -104,7 +105,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.getByRole('button', { name: 'Atualizado em', exact: true }).click();
     await expect.poll(() => sortOf('Atualizado em')).toBe('ascending');
     await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=updatedAt'));
-    expect(asked.map((one) => one.searchParams.get('sort'))).toEqual(['createdAt', 'title', '-title', 'updatedAt']);
+    expect(asked.map((one) => one.searchParams.get('sort'))).toEqual(['-createdAt', 'title', '-title', 'updatedAt']);
   });
 
   it('adds the next page below along the API\'s cursor with "Carregar mais", keeping the rows shown and the focus', async () => {
@@ -166,8 +167,8 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await page.getByRole('navigation', { name: 'Cadastros' }).getByRole('link', { name: 'Centros de custo' }).click();
     await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
     expect(await search.inputValue()).toBe('');
-    expect(await sortOf('Criado em')).toBe('ascending');
-    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10'));
+    expect(await sortOf('Criado em')).toBe('descending');
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=-createdAt'));
 
     await searchNothing();
     await goTo('#/centros-de-custo?sort=bogus');
@@ -176,7 +177,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     await expect.poll(() => new URL(page.url()).hash).toBe('#/centros-de-custo');
   });
 
-  it('shows no rows and no total for a search that has not loaded: failed, or waiting out a 503, with the failure and «Tentar de novo»', async () => {
+  it('shows no rows and no total for a search that has not loaded: failed, or waiting out a 503, with the failure and “Tentar de novo”', async () => {
     await openCostCenters();
     await page.getByRole('status').getByText('1.234 centros de custo', { exact: true }).waitFor();
     const searches = /\/api\/v1\/costCenters\b[^?]*\?(?:.*&)?q=/u;
@@ -212,7 +213,7 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
 
   it('says the order the rows are in, not the one asked for, while that order waits out a 503', async () => {
     await openCostCenters();
-    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10'));
+    await expect.poll(shownTitles).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=-createdAt'));
     const byTitle = /\/api\/v1\/costCenters\b[^?]*\?(?:.*&)?sort=title\b/u;
     let refused = 0;
     await page.route(byTitle, async (route) => {
@@ -224,10 +225,51 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
     });
     await page.getByRole('button', { name: 'Título', exact: true }).click();
     await page.getByRole('status').getByText('O serviço está indisponível no momento. Nova tentativa em 2 s…').waitFor();
-    expect([await sortOf('Título'), await sortOf('Criado em')]).toEqual([null, 'ascending']);
+    expect([await sortOf('Título'), await sortOf('Criado em')]).toEqual([null, 'descending']);
     await expect.poll(() => sortOf('Título'), { timeout: 5000 }).toBe('ascending');
     expect(await shownTitles()).toEqual(await apiTitles('/api/v1/costCenters/0/10?sort=title'));
     await page.unroute(byTitle);
+  });
+
+  it('shows the record just created at the top of the list, newest first, and counts it', async () => {
+    await openCostCenters();
+    await page.getByRole('status').getByText(/^\d{1,3}(?:\.\d{3})* centros de custo$/u).waitFor();
+    await page.getByLabel('Novo centro de custo').fill('Centro recém-criado');
+    await page.getByRole('button', { name: 'Criar' }).click();
+    await expect.poll(async () => (await shownTitles())[0]).toBe('Centro recém-criado');
+    // The rows shown are the list's first, in its order, the new one among them (its own change read the list again).
+    await expect.poll(async () => shownTitles()).toEqual(await apiTitles(`/api/v1/costCenters/0/${String(await costCenters().count())}?sort=-createdAt`));
+    expect(await sortOf('Criado em')).toBe('descending');
+    const total = await opened.api.all('costCenters');
+    await page.getByRole('status').getByText(`${new Intl.NumberFormat('pt-BR').format(total.length)} centros de custo`, { exact: true }).waitFor();
+    await opened.api.call('DELETE', `/api/v1/costCenter/${total.find((record) => record.title === 'Centro recém-criado')?.id ?? ''}`);
+  });
+
+  it('keeps the page size in the address with the search and the order, so a reload shows the same list', async () => {
+    await openCostCenters('#/centros-de-custo?sort=title');
+    await expect.poll(() => costCenters().count()).toBe(10);
+    await page.getByLabel('Registros por página').selectOption('25');
+    const addressed = () => {
+      const hash = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+      return [hash.get('sort'), hash.get('limit')];
+    };
+    await expect.poll(addressed).toEqual(['title', '25']);
+    asked = [];
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Centros de custo' }).waitFor();
+    await expect.poll(() => page.getByLabel('Registros por página').inputValue()).toBe('25');
+    // This app's largest page is 20 (LIST_MAX_LIMIT), which refuses the 25 asked for: the request is what shows the list kept.
+    const read = () => asked.filter((one) => one.pathname.startsWith('/api/v1/costCenters')).map((one) => `${one.pathname} ${one.searchParams.get('sort') ?? ''}`);
+    await expect.poll(read).toContain('/api/v1/costCenters/0/25 title');
+
+    // A size the console does not offer (an old link, a typo) is its default; the default is not written.
+    await openCostCenters('#/centros-de-custo?limit=7');
+    await expect.poll(() => costCenters().count()).toBe(10);
+    expect(await page.getByLabel('Registros por página').inputValue()).toBe('10');
+    await page.getByLabel('Registros por página').selectOption('100');
+    await expect.poll(addressed).toEqual([null, '100']);
+    await page.getByLabel('Registros por página').selectOption('10');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/centros-de-custo');
   });
 
   it('counts in Brazilian Portuguese wherever it counts, as the total does: an import\'s lines, an export', async () => {
@@ -258,7 +300,8 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
   it('pages the plain list along a cursor too: a record deleted while no change reaches the page pushes none out of sight', async () => {
     const made: string[] = [];
     for (let n = 1; n <= 14; n += 1) made.push((await opened.api.create('scale', `turno ${String(n).padStart(2, '0')}`)).id);
-    const values = async () => (await opened.api.all('scales')).map((record) => record.value);
+    // The console's own order, newest first, as the API gives it (records made in the same millisecond by id).
+    const values = async () => ((await opened.api.call('GET', '/api/v1/scales/0/20?sort=-createdAt')).json.data as { value: string }[]).map((record) => record.value);
     const changes = /\/api\/v1\/changes\b/u;
     await page.route(changes, (route) => route.abort());
     try {
@@ -267,17 +310,17 @@ describeInChromium('the console\'s list: search, order, count and more pages, in
       const scales = () => rowsOf(page, 'Escalas de trabalho');
       const shownValues = async () => Promise.all((await scales().all()).map((row) => row.getByRole('cell').first().innerText()));
       await expect.poll(shownValues).toEqual((await values()).slice(0, 10));
-      const [gone = ''] = made;
+      const gone = made.at(-1) ?? '';
       expect((await opened.api.call('DELETE', `/api/v1/scale/${gone}`)).response.status).toBe(200);
       await page.getByRole('button', { name: 'Carregar mais' }).click();
       await expect.poll(() => scales().count()).toBe(15);
       // The deleted record is still shown (no change told the page); every record there is, is shown once.
       const shown = await shownValues();
-      expect(shown.filter((value) => value !== 'turno 01')).toEqual(await values());
+      expect(shown.filter((value) => value !== 'turno 14')).toEqual(await values());
       expect(asked.at(-1)?.searchParams.get('after')).toMatch(/^[\w-]+$/u);
     } finally {
       await page.unroute(changes);
-      for (const id of made.slice(1)) await opened.api.call('DELETE', `/api/v1/scale/${id}`);
+      for (const id of made.slice(0, -1)) await opened.api.call('DELETE', `/api/v1/scale/${id}`);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { expectAccessible, warnWithoutChromium, withAxe } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { apiOf, colleagueKey, colleagueName, describeInChromium, openConsole, rowsOf, signIn, type ApiRecord, type OpenedConsole } from './testing/console-session.js';
+import { apiOf, brazilianDate, colleagueKey, colleagueName, describeInChromium, openConsole, rowsOf, signIn, type ApiRecord, type OpenedConsole } from './testing/console-session.js';
 
 // What a colleague does, as the console shows it, in Debian's Chromium: a record's history
 // from its row, and lists that read themselves again when a colleague writes, keeping the
@@ -52,7 +52,8 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     await page.goto(`${opened.url}/console/${hash}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
   };
-  const when = (iso: string) => page.evaluate((at) => new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(at)), iso);
+  // São Paulo, the browser's zone: three hours behind UTC all year.
+  const when = (iso: string) => brazilianDate(iso, -3);
 
   it('shows a record\'s history from its row: who, when, and the text before and after each write', async () => {
     const record = await colleague.create('costCenter', 'Compras');
@@ -62,18 +63,16 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     expect(history.map((change) => [change.action, change.by])).toEqual([['create', colleagueName], ['update', colleagueName], ['update', 'Operador']]);
 
     await openList(`#/centros-de-custo?q=${encodeURIComponent('Suprimentos')}`);
-    const button = page.getByRole('button', { name: 'Histórico de «Suprimentos»' });
+    const button = page.getByRole('button', { name: 'Histórico de “Suprimentos”' });
     await button.focus();
     await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Histórico de «Suprimentos»' });
+    const dialog = page.getByRole('dialog', { name: 'Histórico de “Suprimentos”' });
     const entries = dialog.getByRole('listitem');
     await expect.poll(() => entries.count()).toBe(3);
     const shown = (await entries.allInnerTexts()).map((text) => text.split('\n').filter((line) => line !== ''));
-    const textOf = (version: ApiRecord | null) => (version === null ? '—' : `«${version.title ?? ''}»`);
+    const textOf = (version: ApiRecord | null) => (version === null ? '—' : `“${version.title ?? ''}”`);
     const actions: Record<string, string> = { create: 'Criação', update: 'Alteração', delete: 'Exclusão' };
-    const expected = await Promise.all(
-      history.map(async (change) => [actions[change.action], 'Quando', await when(change.at), 'Quem', change.by, 'Antes', textOf(change.previous), 'Depois', textOf(change.data)]),
-    );
+    const expected = history.map((change) => [actions[change.action], 'Quando', when(change.at), 'Quem', change.by, 'Antes', textOf(change.previous), 'Depois', textOf(change.data)]);
     expect(shown).toEqual(expected);
     await expectAccessible(page, 'a record\'s history');
     await page.setViewportSize({ width: 360, height: 780 });
@@ -86,18 +85,18 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Fechar');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Histórico de «Suprimentos»');
+    await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Histórico de “Suprimentos”');
   });
 
   it('adds a colleague\'s write to a history that is open', async () => {
     const record = await colleague.create('costCenter', 'Patrimônio');
     await openList(`#/centros-de-custo?q=${encodeURIComponent('Patrimônio')}`);
-    await page.getByRole('button', { name: 'Histórico de «Patrimônio»' }).click();
+    await page.getByRole('button', { name: 'Histórico de “Patrimônio”' }).click();
     const entries = page.getByRole('dialog').getByRole('listitem');
     await expect.poll(() => entries.count()).toBe(1);
     await colleague.call('DELETE', `/api/v1/costCenter/${record.id}`);
     await expect.poll(() => entries.count(), { timeout: 5_000 }).toBe(2);
-    expect(await entries.nth(1).innerText()).toMatch(/^Exclusão\n[\s\S]*Quem\nAna\n[\s\S]*Antes\n«Patrimônio»\nDepois\n—$/u);
+    expect(await entries.nth(1).innerText()).toMatch(/^Exclusão\n[\s\S]*Quem\nAna\n[\s\S]*Antes\n“Patrimônio”\nDepois\n—$/u);
     // The list has read itself again (none found now), yet the row and its dialog stay open
     // until the clerk closes it; then the row goes: the record is gone.
     await page.getByRole('status').getByText('0 centros de custo encontrados', { exact: true }).waitFor();
@@ -146,8 +145,8 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     const mine = await opened.api.create('costCenter', 'Frota leve');
     const other = await opened.api.create('costCenter', 'Frota pesada');
     await openList(`#/centros-de-custo?q=frota`);
-    await page.getByRole('button', { name: 'Editar «Frota leve»' }).click();
-    const field = page.getByRole('textbox', { name: 'Editar «Frota leve»' });
+    await page.getByRole('button', { name: 'Editar “Frota leve”' }).click();
+    const field = page.getByRole('textbox', { name: 'Editar “Frota leve”' });
     await field.fill('Frota leve (minha)');
 
     await rename(other.id, 'Frota pesada (nova)');
@@ -183,7 +182,7 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
   it('gives the focus to the list\'s heading when a colleague deletes the row that held it', async () => {
     const record = await opened.api.create('costCenter', 'Almoxarifado');
     await openList(`#/centros-de-custo?q=${encodeURIComponent('Almoxarifado')}`);
-    await page.getByRole('button', { name: 'Editar «Almoxarifado»' }).focus();
+    await page.getByRole('button', { name: 'Editar “Almoxarifado”' }).focus();
     await colleague.call('DELETE', `/api/v1/costCenter/${record.id}`);
     await page.getByText('Nenhum registro contém o texto buscado.').waitFor();
     await expect.poll(() => page.evaluate('document.activeElement?.textContent'), { timeout: 5_000 }).toBe('Registros cadastrados');

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { chromiumIsRequired, chromiumPath, hasChromium, warnWithoutChromium, type AppProcess } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiOf, isListRead, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ConsoleBrowser } from './testing/console-session.js';
+import { apiOf, brazilianDate, isListRead, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ApiRecord, type ConsoleBrowser } from './testing/console-session.js';
 
 // The console's pages, spreadsheets and outages as an operator meets them, in Debian's
 // Chromium against the built app (a page maximum of 20, so a walk takes several pages).
@@ -69,7 +69,9 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       await expect.poll(() => costCenters().count()).toBe(25);
       await page.getByText('25 registros exibidos; não há mais registros.').waitFor();
       expect(await page.getByRole('button', { name: 'Carregar mais' }).count()).toBe(0);
-      expect(await costCenters().getByRole('cell', { name: /^Centro \d\d$/u }).allInnerTexts()).toEqual(made.map((record) => record.title));
+      // Newest first, the console's own order (-createdAt; records of the same millisecond by id ascending, as the contract says).
+      const newestFirst = made.toSorted((one, other) => other.createdAt.localeCompare(one.createdAt) || (one.id < other.id ? -1 : 1));
+      expect(await costCenters().getByRole('cell', { name: /^Centro \d\d$/u }).allInnerTexts()).toEqual(newestFirst.map((record) => record.title));
       // A cursor, not a skip: a record deleted above the next page pushes none out of sight.
       expect(asked.filter((path) => path.startsWith('/api/v1/costCenters'))).toEqual([
         '/api/v1/costCenters/0/10 first',
@@ -126,7 +128,7 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       const bytes = Buffer.from('ID;Título;Criado em\r\n;Operações\r\n;Turno \x93noturno\x94\r\n', 'latin1');
       expect([...bytes.subarray(26, 30)]).toEqual([0x61, 0xe7, 0xf5, 0x65]);
       await page.getByLabel('Importar CSV').setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: bytes });
-      const reading = 'Arquivo lido como Windows-1252, a codificação que o Excel usa por padrão no Windows (não era UTF-8). A primeira linha é um cabeçalho («Título»): não é importada.';
+      const reading = 'Arquivo lido como Windows-1252, a codificação que o Excel usa por padrão no Windows (não era UTF-8). A primeira linha é um cabeçalho (“Título”): não é importada.';
       await page.getByText(reading).waitFor();
       await page.getByRole('button', { name: 'Importar 2 linhas' }).click();
       const report = page.getByRole('region', { name: 'Relatório da importação' });
@@ -147,11 +149,27 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       expect((await api.all('costCenters')).slice(-4).map((record) => record.title)).toEqual(values);
     });
 
+    it('imports a one-column list whole, a ; or a , in a value and all, and a , file headed Valor,Código by its Valor column', async () => {
+      await openTab('centros-de-custo', 'Centros de custo');
+      const list = Buffer.from('\uFEFFTurno A; noturno\r\nManutenção, elétrica\r\n', 'utf8');
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'lista.csv', mimeType: 'text/csv', buffer: list });
+      await page.getByRole('button', { name: 'Importar 2 linhas' }).click();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criados, 0 já existiam, 0 inválidos.', { exact: true }).waitFor();
+      expect((await api.all('costCenters')).slice(-2).map((record) => record.title)).toEqual(['Turno A; noturno', 'Manutenção, elétrica']);
+
+      const libreOffice = Buffer.from('Valor,Código\nTurno B; noturno,X1\nZeladoria,X2\n', 'utf8');
+      await page.getByLabel('Importar CSV').setInputFiles({ name: 'libreoffice.csv', mimeType: 'text/csv', buffer: libreOffice });
+      await page.getByText('A primeira linha é um cabeçalho (“Valor”): não é importada.').waitFor();
+      await page.getByRole('button', { name: 'Importar 2 linhas' }).click();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText('2 criados, 0 já existiam, 0 inválidos.', { exact: true }).waitFor();
+      expect((await api.all('costCenters')).slice(-2).map((record) => record.title)).toEqual(['Turno B; noturno', 'Zeladoria']);
+    });
+
     it('refuses a file that is no text, a workbook chosen by mistake, saying how to save it as CSV', async () => {
       await openTab('centros-de-custo', 'Centros de custo');
       const workbook = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]);
       await page.getByLabel('Importar CSV').setInputFiles({ name: 'centros.xlsx', mimeType: 'text/csv', buffer: workbook });
-      await page.getByRole('alert').getByText('escolha o tipo «CSV UTF-8 (Delimitado por vírgulas)»').waitFor();
+      await page.getByRole('alert').getByText('escolha o tipo “CSV UTF-8 (Delimitado por vírgulas)”').waitFor();
       expect(await page.getByRole('button', { name: /^Importar \d/u }).count()).toBe(0);
     });
 
@@ -216,10 +234,12 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       const bytes = await readFile(await download.path());
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const [header, ...rows] = bytes.toString('utf8').slice(1).split('\r\n').filter((line) => line !== '');
-      expect(header).toBe('ID;Título;Criado em;Atualizado em');
+      expect(header).toBe('ID;Título;Criado em (Horário Padrão de Brasília);Atualizado em (Horário Padrão de Brasília);Criado em (ISO 8601, UTC);Atualizado em (ISO 8601, UTC)');
       // RFC 4180: a cell holding the separator, a quote or a line break is quoted, its quotes doubled.
       const cell = (text = '') => (/[;"\r\n]/u.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-      expect(rows).toEqual(stored.map((record) => [record.id, cell(record.title), record.createdAt, record.updatedAt].join(';')));
+      // Local dates (São Paulo, three hours behind UTC), then the exact instants.
+      const dates = (record: ApiRecord) => [brazilianDate(record.createdAt, -3, true), brazilianDate(record.updatedAt, -3, true), record.createdAt, record.updatedAt];
+      expect(rows).toEqual(stored.map((record) => [record.id, cell(record.title), ...dates(record)].join(';')));
       expect(asked.filter((path) => path.startsWith('/api/v1/costCenters')).length).toBe(Math.ceil(stored.length / 20));
     });
 
@@ -261,7 +281,7 @@ describe('the console\'s pages, spreadsheets and outages, in Chromium', { timeou
       for (const record of made) expect((await api.call('DELETE', `/api/v1/scale/${record.id}`)).response.status).toBe(200);
       await page.getByLabel('Importar CSV').setInputFiles({ name: download.suggestedFilename(), mimeType: 'text/csv', buffer: file });
       await page.getByRole('button', { name: `Importar ${lines.length - 2} linhas` }).click();
-      await page.getByRole('region', { name: 'Relatório da importação' }).getByText(/^4 criados, \d+ já existiam, 0 inválidos\.$/u).waitFor();
+      await page.getByRole('region', { name: 'Relatório da importação' }).getByText(/^4 criadas, \d+ já existiam?, 0 inválidas\.$/u).waitFor();
       const stored = (await api.all('scales')).map((record) => record.value);
       expect(stored.slice(-4)).toEqual(attacks);
     });

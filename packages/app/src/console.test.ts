@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { chromiumIsRequired, chromiumPath, hasChromium, send, warnWithoutChromium, type AppProcess } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiOf, consoleKey, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ConsoleBrowser } from './testing/console-session.js';
+import { apiOf, brazilianDate, consoleKey, openConsoleBrowser, rowsOf, runConsoleApp, signIn, type ConsoleBrowser } from './testing/console-session.js';
 
 // The operator console as an operator uses it, in Debian's Chromium, against the built app
 // run as `pnpm start` runs it; every step is checked against the API's own answers.
@@ -67,19 +67,20 @@ describe('the console, in Chromium', { timeout: 30_000 }, () => {
       await session.browser.close();
     });
 
-    it('asks for the key, refuses a wrong one in the seed\'s words, and keeps the right one for this tab only', async () => {
+    it('asks for the key, says a wrong one was refused (the seed\'s detail, nothing of any resource), and keeps the right one for this tab only', async () => {
       await page.goto(`${url}/`);
       expect(page.url()).toBe(`${url}/console/`);
       await page.getByLabel('Chave de API').fill('not-the-key-000000000');
       await page.getByRole('button', { name: 'Entrar' }).click();
       const refusal = page.getByRole('alert');
-      await expect.poll(() => refusal.innerText()).toContain('Não foi possível retornar as escalas de trabalho.');
-      expect(await refusal.innerText()).toContain('Chave de API ausente ou inválida.');
+      await expect.poll(() => refusal.innerText()).toContain('A chave não foi aceita.');
+      expect(await refusal.innerText()).toContain('Chave de API ausente ou inválida. Confira e digite de novo.');
+      expect(await refusal.innerText()).not.toMatch(/escala|centro|retornar/iu);
       // A key no service holds (an accent, a space inside): said so, not taken for a lost connection.
       await page.getByLabel('Chave de API').fill('chave com acentuação 0123');
       await page.getByRole('button', { name: 'Entrar' }).click();
-      await expect.poll(() => refusal.innerText()).toContain('A chave não foi aceita. Confira e digite de novo.');
-      expect(await refusal.innerText()).toContain('Uma chave tem só letras sem acento, números e sinais, sem espaços.');
+      await expect.poll(() => refusal.innerText()).toContain('Uma chave tem só letras sem acento, números e sinais, sem espaços. Confira e digite de novo.');
+      expect(await refusal.innerText()).toContain('A chave não foi aceita.');
 
       await page.getByLabel('Chave de API').fill(consoleKey);
       const sent = page.waitForRequest((request) => request.url().includes('/api/v1/scales/'));
@@ -91,31 +92,33 @@ describe('the console, in Chromium', { timeout: 30_000 }, () => {
       await page.getByRole('heading', { level: 1, name: 'Escalas de trabalho' }).waitFor();
     });
 
-    it('creates, edits in place and deletes after a confirmation, showing dates in the browser\'s locale and zone', async () => {
+    it('creates, edits in place and deletes after a confirmation, showing dates in Brazilian form in the browser\'s zone', async () => {
       await page.getByLabel('Nova escala de trabalho').fill('12x36');
       await page.getByLabel('Nova escala de trabalho').press('Enter');
       const rows = rowsOf(page, 'Escalas de trabalho');
       await rows.getByRole('cell', { name: '12x36', exact: true }).waitFor();
       const [created] = await api.all('scales');
       expect(created?.value).toBe('12x36');
-      const shownAt = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'America/Sao_Paulo' });
-      expect(await rows.first().getByRole('cell').nth(1).innerText()).toBe(shownAt.format(new Date(created?.createdAt ?? '')));
+      // São Paulo, the browser's zone: three hours behind UTC all year.
+      expect(await rows.first().getByRole('cell').nth(1).innerText()).toBe(brazilianDate(created?.createdAt ?? '', -3));
 
-      await page.getByRole('button', { name: 'Editar «12x36»' }).click();
-      await page.getByRole('textbox', { name: 'Editar «12x36»' }).fill('12x36 noturno');
+      await page.getByRole('button', { name: 'Editar “12x36”' }).click();
+      await page.getByRole('textbox', { name: 'Editar “12x36”' }).fill('12x36 noturno');
       await page.getByRole('button', { name: 'Salvar' }).click();
       await rows.getByRole('cell', { name: '12x36 noturno', exact: true }).waitFor();
       expect((await api.all('scales')).map((record) => record.value)).toEqual(['12x36 noturno']);
 
-      await page.getByRole('button', { name: 'Excluir «12x36 noturno»' }).click();
+      await page.getByRole('button', { name: 'Excluir “12x36 noturno”' }).click();
       const dialog = page.getByRole('dialog', { name: 'Excluir registro' });
       await dialog.waitFor();
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       expect(await api.all('scales')).toHaveLength(1);
-      await page.getByRole('button', { name: 'Excluir «12x36 noturno»' }).click();
+      await page.getByRole('button', { name: 'Excluir “12x36 noturno”' }).click();
       await dialog.getByRole('button', { name: 'Excluir' }).click();
       await rows.getByRole('cell', { name: '12x36 noturno', exact: true }).waitFor({ state: 'detached' });
+      // A escala: the message agrees with the resource's gender.
+      await page.getByRole('status').getByText('Escala de trabalho “12x36 noturno” excluída.', { exact: true }).waitFor();
       expect(await api.all('scales')).toEqual([]);
     });
 
@@ -136,7 +139,7 @@ describe('the console, in Chromium', { timeout: 30_000 }, () => {
       await page.getByRole('button', { name: 'Criar' }).click();
       const clash = page.getByRole('alert');
       await expect.poll(() => clash.innerText()).toContain('Não foi possível criar o centro de custo.');
-      await clash.getByText('Já cadastrado como «Financeiro».').waitFor();
+      await clash.getByText('Já cadastrado como “Financeiro”.').waitFor();
       await clash.getByRole('link', { name: 'Abrir o registro que já usa este valor' }).click();
       const opened = page.getByRole('region', { name: 'Registro aberto' });
       await opened.getByRole('cell', { name: 'Financeiro', exact: true }).waitFor();
@@ -150,15 +153,15 @@ describe('the console, in Chromium', { timeout: 30_000 }, () => {
       // Searched for, so the record shows whatever the earlier tests left on the first page.
       const listed = `${url}/console/#/escalas?q=${encodeURIComponent('Escala 5x2')}`;
       await page.goto(listed);
-      await page.getByRole('button', { name: 'Editar «Escala 5x2»' }).click();
-      const mine = page.getByRole('textbox', { name: 'Editar «Escala 5x2»' });
+      await page.getByRole('button', { name: 'Editar “Escala 5x2”' }).click();
+      const mine = page.getByRole('textbox', { name: 'Editar “Escala 5x2”' });
       await mine.fill('Escala 5x2 (esta aba)');
 
       const other = await session.newTab();
       await signIn(other, url);
       await other.goto(listed);
-      await other.getByRole('button', { name: 'Editar «Escala 5x2»' }).click();
-      await other.getByRole('textbox', { name: 'Editar «Escala 5x2»' }).fill('Escala 5x2 (outra aba)');
+      await other.getByRole('button', { name: 'Editar “Escala 5x2”' }).click();
+      await other.getByRole('textbox', { name: 'Editar “Escala 5x2”' }).fill('Escala 5x2 (outra aba)');
       await other.getByRole('button', { name: 'Salvar' }).click();
       await rowsOf(other, 'Escalas de trabalho').getByRole('cell', { name: 'Escala 5x2 (outra aba)', exact: true }).waitFor();
       await other.close();
@@ -172,7 +175,7 @@ describe('the console, in Chromium', { timeout: 30_000 }, () => {
       await stale.getByRole('button', { name: 'Recarregar o registro' }).click();
       const reloaded = rowsOf(page, 'Escalas de trabalho').getByRole('textbox');
       await expect.poll(() => reloaded.inputValue()).toBe('Escala 5x2 (outra aba)');
-      await page.getByText('O texto que você tinha digitado era «Escala 5x2 (esta aba)»').waitFor();
+      await page.getByText('O texto que você tinha digitado era “Escala 5x2 (esta aba)”').waitFor();
       await reloaded.fill('Escala 5x2 (combinada)');
       await page.getByRole('button', { name: 'Salvar' }).click();
       await rowsOf(page, 'Escalas de trabalho').getByRole('cell', { name: 'Escala 5x2 (combinada)', exact: true }).waitFor();

@@ -101,6 +101,18 @@ export function rowsOf(page: Page, name: string) {
   return page.getByRole('table', { name, exact: true }).getByRole('rowgroup').nth(1).getByRole('row');
 }
 
+/**
+ * A date of the service as the console shows it, computed by hand (not by the Intl the page
+ * uses) for a zone `offsetHours` from UTC without summer time: "02/12/2026 03:19", and with
+ * the seconds as a CSV export writes it.
+ */
+export function brazilianDate(iso: string, offsetHours: number, seconds = false): string {
+  const local = new Date(Date.parse(iso) + offsetHours * 3_600_000);
+  const two = (value: number) => String(value).padStart(2, '0');
+  const date = `${two(local.getUTCDate())}/${two(local.getUTCMonth() + 1)}/${String(local.getUTCFullYear())}`;
+  return `${date} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}${seconds ? `:${two(local.getUTCSeconds())}` : ''}`;
+}
+
 /** A browser for the console's tests: a Brazilian locale and time zone, and every tab watched. */
 export interface ConsoleBrowser {
   readonly browser: Browser;
@@ -111,10 +123,15 @@ export interface ConsoleBrowser {
   newTab(): Promise<Page>;
 }
 
-export async function openConsoleBrowser(url: string): Promise<ConsoleBrowser> {
+/** Where the browser is: a Brazilian clerk's language and time zone unless told. */
+export interface BrowserPlace {
+  readonly locale: string;
+  readonly timezoneId: string;
+}
+
+export async function openConsoleBrowser(url: string, place: BrowserPlace = { locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' }): Promise<ConsoleBrowser> {
   const browser = await launchChromium();
-  // Dates must follow the browser's locale and time zone: give it a Brazilian one.
-  const context = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ ...place, viewport: { width: 1280, height: 900 } });
   const watches: PageWatch[] = [];
   return {
     browser,
@@ -137,10 +154,10 @@ export interface OpenedConsole {
   close(): Promise<void>;
 }
 
-export async function openConsole(): Promise<OpenedConsole> {
+export async function openConsole(place?: BrowserPlace): Promise<OpenedConsole> {
   const app = runConsoleApp();
   const url = await app.listening();
-  const session = await openConsoleBrowser(url);
+  const session = await openConsoleBrowser(url, place);
   return {
     url,
     api: apiOf(url),

@@ -3,7 +3,7 @@ import { csvOf } from './csv.js';
 import { FailureNotice } from './FailureNotice.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { useOperation, useServices } from './services.js';
-import { words } from './texts.js';
+import { fileDate, sheetDate, words } from './texts.js';
 
 interface Props {
   readonly resource: ConsoleResource;
@@ -28,9 +28,10 @@ export function ExportButton({ resource, records }: Props) {
       return found;
     });
     if (all === undefined) return;
-    const header = [words.id, resource.words.column, words.createdAt, words.updatedAt];
-    const rows = all.map((record) => [record.id, resource.textOf(record), record.createdAt, record.updatedAt]);
-    const name = `${resource.words.fileName}-${new Date().toISOString().slice(0, 10)}.csv`;
+    // Local dates a spreadsheet in Portuguese reads as dates, then the exact instants.
+    const header = [words.id, resource.words.column, ...words.sheetDates];
+    const rows = all.map((record) => [record.id, resource.textOf(record), sheetDate(record.createdAt), sheetDate(record.updatedAt), record.createdAt, record.updatedAt]);
+    const name = `${resource.words.fileName}-${fileDate()}.csv`;
     save(csvOf([header, ...rows]), name);
     announce(words.exported(all.length, name));
   };

@@ -26,7 +26,7 @@ export function HolderLink({ resource, id }: Props) {
   }, [records, id]);
   return (
     <p>
-      {text !== undefined && `${words.heldBy(text)} `}
+      {text !== undefined && `${resource.words.heldBy(text)} `}
       <a href={hrefOf(resource, id)}>{words.openExisting}</a>
     </p>
   );

@@ -26,7 +26,7 @@ export function ImportReport({ resource, file, report }: Props) {
       <h3 id="import-report-heading" ref={heading} tabIndex={-1}>{words.importReport}</h3>
       <FileReading file={file} />
       <p role="status">
-        {words.importSummary({ created: count('created'), exists: count('exists'), invalid: count('invalid'), failed: count('failed'), skipped: count('skipped') })}
+        {resource.words.importSummary({ created: count('created'), exists: count('exists'), invalid: count('invalid'), failed: count('failed'), skipped: count('skipped') })}
       </p>
       <table class="report-table" role="table" aria-label={words.importReport}>
         <caption class="visually-hidden">{words.importReport}</caption>
@@ -45,7 +45,7 @@ export function ImportReport({ resource, file, report }: Props) {
               <td role="cell" data-label={resource.words.column} class="text">
                 {line.text}
               </td>
-              <td role="cell" data-label={words.outcome}>{words.outcomes[line.outcome]}</td>
+              <td role="cell" data-label={words.outcome}>{resource.words.outcomes[line.outcome]}</td>
               <td role="cell" data-label={words.reason}>
                 {line.reason}{' '}
                 {line.existingId !== undefined && <a href={hrefOf(resource, line.existingId)}>{words.openExisting}</a>}

@@ -27,7 +27,7 @@ export function KeyForm({ refusal, returning, onKey }: Props) {
     if (checking) return;
     // The client refuses such a key before any call, with an error that reads as a lost connection.
     if (!/^[\x21-\x7e]+$/u.test(key.trim())) {
-      setFailure({ message: words.key.notVisibleAscii, detail: '', unauthorized: true });
+      setFailure({ message: '', detail: words.key.notVisibleAscii, unauthorized: true });
       field.current?.focus();
       return;
     }
@@ -45,7 +45,8 @@ export function KeyForm({ refusal, returning, onKey }: Props) {
     }
   };
 
-  const shown = failure?.unauthorized === true ? { ...failure, detail: [failure.detail, words.key.wrong].filter((part) => part !== '').join(' ') } : failure;
+  // A refused key is about the key, whichever call met the refusal: said so, with the service's detail.
+  const shown = failure?.unauthorized === true ? { ...failure, message: words.key.refused, detail: `${failure.detail} ${words.key.retype}` } : failure;
   return (
     <main class="key-screen">
       <h1>

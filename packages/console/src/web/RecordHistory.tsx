@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { FailureNotice } from './FailureNotice.js';
 import { type AnyRecord, type ConsoleResource, type Records } from './resources.js';
 import { useOperation, useServices } from './services.js';
-import { shownDate, words } from './texts.js';
+import { keyNameOf, quoted, shownDate, words } from './texts.js';
 
 interface Props {
   readonly resource: ConsoleResource;
@@ -42,7 +42,7 @@ export function RecordHistory({ resource, records, record, onClose }: Props) {
     [live, resource, record.id],
   );
 
-  const textOf = (version: AnyRecord | null) => (version === null ? words.historyNothing : `«${resource.textOf(version)}»`);
+  const textOf = (version: AnyRecord | null) => (version === null ? words.historyNothing : quoted(resource.textOf(version)));
   return (
     <dialog
       ref={dialog}
@@ -57,6 +57,7 @@ export function RecordHistory({ resource, records, record, onClose }: Props) {
       <FailureNotice failure={reading.failure} resource={resource} onRetry={() => void read()} />
       {changes === undefined && reading.busy && <p>{words.historyLoading}</p>}
       {changes?.length === 0 && <p>{words.historyEmpty}</p>}
+      {changes !== undefined && changes.length > 0 && <p class="zone">{words.inTimeZone}</p>}
       {changes !== undefined && changes.length > 0 && (
         <ol class="changes">
           {changes.map((change) => (
@@ -68,7 +69,7 @@ export function RecordHistory({ resource, records, record, onClose }: Props) {
                   <time dateTime={change.at}>{shownDate(change.at)}</time>
                 </dd>
                 <dt>{words.historyWho}</dt>
-                <dd>{change.by}</dd>
+                <dd>{keyNameOf(change.by)}</dd>
                 <dt>{words.historyBefore}</dt>
                 <dd>{textOf(change.previous)}</dd>
                 <dt>{words.historyAfter}</dt>

@@ -48,7 +48,7 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
       () => records.find(record.id),
       (failure) => {
         if (failure.gone !== true) return;
-        announce(`«${shown}»: ${words.gone}`);
+        announce(words.goneOne(shown));
         onRemoved(record.id);
       },
     );
@@ -103,14 +103,14 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
       (failure) => {
         if (failure.gone !== true) return;
         setDeleting(undefined);
-        announce(`«${shown}»: ${words.gone}`);
+        announce(words.goneOne(shown));
         onRemoved(record.id);
       },
     );
     if (done === true) {
       setDeleting(undefined);
       onRemoved(record.id);
-      announce(words.removed(resource.textOf(deleting)));
+      announce(resource.words.removed(resource.textOf(deleting)));
     }
   };
 
@@ -161,10 +161,10 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
         <time dateTime={record.updatedAt}>{shownDate(record.updatedAt)}</time>
       </td>
       <td role="cell" data-label={words.actions} class="actions">
-        <button type="button" ref={editButton} class="secondary" aria-label={`${words.edit} «${shown}»`} onClick={() => void startEdit()}>
+        <button type="button" ref={editButton} class="secondary" aria-label={words.editing(shown)} onClick={() => void startEdit()}>
           {words.edit}
         </button>
-        <button type="button" ref={deleteButton} class="secondary danger" aria-label={`${words.remove} «${shown}»`} onClick={() => void startDelete()}>
+        <button type="button" ref={deleteButton} class="secondary danger" aria-label={words.removing(shown)} onClick={() => void startDelete()}>
           {words.remove}
         </button>
         <button type="button" ref={historyButton} class="secondary" aria-label={words.historyOf(shown)} onClick={() => { setShowingHistory(true); }}>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CreateForm } from './CreateForm.js';
 import { FailureNotice } from './FailureNotice.js';
-import { DEFAULT_QUERY } from './list-query.js';
+import { DEFAULT_QUERY, PAGE_SIZES } from './list-query.js';
 import { OpenedRecord } from './OpenedRecord.js';
 import { useRecordList } from './record-list.js';
 import { RecordTable } from './RecordTable.js';
@@ -10,8 +10,6 @@ import { SearchBox } from './SearchBox.js';
 import { useServices } from './services.js';
 import { Spreadsheets } from './Spreadsheets.js';
 import { words } from './texts.js';
-
-const PAGE_SIZES = [10, 25, 100] as const;
 
 interface Props {
   /** The page's address, read again at each change: a new object each time. */
@@ -23,7 +21,6 @@ export function ResourcePanel({ route }: Props) {
   const { resource, openedId } = route;
   const { client } = useServices();
   const records = useMemo(() => resource.recordsOf(client), [resource, client]);
-  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
   const [query, setQuery] = useState(route.query ?? DEFAULT_QUERY);
   // The address says which list is shown: a link, a pasted address or the back button brings
   // its own. Only a link that opens a record and names no list (a conflict's holder) leaves it.
@@ -33,9 +30,9 @@ export function ResourcePanel({ route }: Props) {
     arrived.current = route;
     if (route.query !== undefined || route.openedId === undefined) setQuery(route.query ?? DEFAULT_QUERY);
   }, [route]);
-  const list = useRecordList(resource, records, query, pageSize);
+  const list = useRecordList(resource, records, query);
   const listHeading = useRef<HTMLHeadingElement>(null);
-  // The address carries the list's search and order, also after a link opened a record.
+  // The address carries the list's search, order and page size, also after a link opened a record.
   useEffect(() => {
     keepInAddress(resource, openedId, query);
   }, [resource, openedId, query]);
@@ -84,9 +81,10 @@ export function ResourcePanel({ route }: Props) {
           <label>
             {words.pageSize}{' '}
             <select
-              value={String(pageSize)}
+              value={String(query.pageSize)}
               onChange={(event) => {
-                setPageSize(Number(event.currentTarget.value));
+                const pageSize = Number(event.currentTarget.value);
+                setQuery((now) => ({ ...now, pageSize }));
               }}
             >
               {PAGE_SIZES.map((size) => (
@@ -117,6 +115,7 @@ export function ResourcePanel({ route }: Props) {
         )}
         <div class="list-foot">
           {list.loaded && <p>{words.showing(list.shown.length, list.next !== undefined)}</p>}
+          {list.shown.length > 0 && <p class="zone">{words.inTimeZone}</p>}
           {list.next !== undefined && (
             // Not disabled while it loads: a disabled button would drop the focus, and the place with it.
             <button type="button" aria-disabled={list.listing.busy} onClick={() => void (list.listing.busy ? undefined : loadMore())}>

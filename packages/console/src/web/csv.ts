@@ -1,5 +1,5 @@
 // CSV as spreadsheets write it: RFC 4180 quoting, any line ending, `;` (Excel's separator
-// where the decimal mark is a comma, as in Brazil) or `,`.
+// where the decimal mark is a comma, as in Brazil), `,`, or one column and no separator.
 
 // A cell that starts with one of these a spreadsheet runs as a formula (OWASP, "CSV
 // Injection"): `=HYPERLINK(...)` leaks data, `+cmd|...` runs a program. Written behind a
@@ -35,27 +35,46 @@ export interface CsvRow {
 }
 
 /**
- * The rows of a CSV file, with the separator it uses: `;` when one stands outside quotes
- * anywhere in the file, else `,`. Empty lines are left out; a BOM is dropped; a cell that
- * `csvOf` wrote behind a quote (`'=...`) is read as the text it was.
+ * The rows of a CSV file, cut at the separator it uses (`separatorOf`). Empty lines are
+ * left out; a BOM is dropped; a cell that `csvOf` wrote behind a quote (`'=...`) is read as
+ * the text it was.
  */
 export function rowsOfCsv(file: string): CsvRow[] {
   const text = file.startsWith(BOM) ? file.slice(1) : file;
+  return rowsCutAt(text, separatorOf(text)).map((row) => ({ line: row.line, cells: row.cells.map(textOfCell) }));
+}
+
+/**
+ * The separator a file uses, judged from its shape: a spreadsheet cuts every row into as
+ * many cells as it has columns. Of `;` (Excel's in Brazil) and `,`, those that cut every row
+ * into more than one cell; of them the one whose rows agree best on their number of cells,
+ * `;` on a tie. When neither cuts every row, the file is one column and each line is read
+ * whole, so `Turno A; noturno` or `Manutenção, elétrica` in a list typed by hand stays whole.
+ */
+function separatorOf(text: string): Separator {
+  const shapes = SEPARATORS.map((separator) => ({ separator, counts: rowsCutAt(text, separator).map((row) => row.cells.length) }));
+  const [best] = shapes
+    .filter(({ counts }) => counts.every((count) => count > 1))
+    .toSorted((one, other) => new Set(one.counts).size - new Set(other.counts).size);
+  return best?.separator ?? '';
+}
+
+/** A separator between cells; '' when the file is one column. */
+type Separator = ';' | ',' | '';
+const SEPARATORS = [';', ','] as const;
+
+/** The rows of `text` cut at `separator`, without its empty lines. */
+function rowsCutAt(text: string, separator: Separator): CsvRow[] {
   const rows: CsvRow[] = [];
   let row: CsvCell[] = [];
-  for (const cell of cellsOf(text, separatorOf(text))) {
+  for (const cell of cellsOf(text, separator)) {
     row.push(cell);
     if (cell.end !== ROW_END) continue;
     const [only] = row;
-    if (row.length > 1 || only?.quoted === true || only?.text !== '') rows.push({ line: cell.line, cells: row.map((one) => textOfCell(one.text)) });
+    if (row.length > 1 || only?.quoted === true || only?.text !== '') rows.push({ line: cell.line, cells: row.map((one) => one.text) });
     row = [];
   }
   return rows;
-}
-
-function separatorOf(text: string): ';' | ',' {
-  for (const cell of cellsOf(text, ';,')) if (cell.end === ';') return ';';
-  return ',';
 }
 
 const ROW_END = '\n';
@@ -64,18 +83,18 @@ interface CsvCell {
   readonly text: string;
   /** Written in quotes: `""` is an empty value, where nothing at all is an empty line. */
   readonly quoted: boolean;
-  /** What ended it: one of the separators, or ROW_END at a line's end or the file's. */
+  /** What ended it: the separator, or ROW_END at a line's end or the file's. */
   readonly end: string;
   /** The line of the file its row starts on. */
   readonly line: number;
 }
 
 /**
- * The cells of a CSV text, cut at any of `separators` and at line ends (CRLF, LF or CR).
+ * The cells of a CSV text, cut at `separator` (none when '') and at line ends (CRLF, LF or CR).
  * A quote opens a quoted cell only as the cell's first character, as Excel reads it: in
  * `Turno 12" noturno` it is text, not the start of a cell that runs to the end of the file.
  */
-function* cellsOf(text: string, separators: string): Generator<CsvCell> {
+function* cellsOf(text: string, separator: Separator): Generator<CsvCell> {
   let cell = '';
   let quoted = false;
   let quoting = false;
@@ -94,7 +113,7 @@ function* cellsOf(text: string, separators: string): Generator<CsvCell> {
     } else if (char === '"' && cell === '' && !quoted) {
       quoting = true;
       quoted = true;
-    } else if (separators.includes(char) || char === '\r' || char === '\n') {
+    } else if ((separator !== '' && char === separator) || char === '\r' || char === '\n') {
       const endsRow = char === '\r' || char === '\n';
       if (char === '\r' && text.charAt(at + 1) === '\n') at += 1;
       yield { text: cell, quoted, end: endsRow ? ROW_END : char, line: rowLine };

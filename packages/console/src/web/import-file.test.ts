@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvOf } from './csv.js';
-import { importFileOf } from './import-file.js';
+import { importFileOf, type ImportFile } from './import-file.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 /** The bytes Excel writes on a Brazilian Windows ("CSV (separado por vírgulas)"): one byte a character, Windows-1252. */
@@ -70,5 +70,38 @@ describe('importFileOf', () => {
 
   it('reads the first column when no header names the value', () => {
     expect(importFileOf(utf8('Compras;ignorado\nVendas;x'))?.rows.map((row) => row.text)).toEqual(['Compras', 'Vendas']);
+  });
+});
+
+describe('importFileOf, on files as Excel and LibreOffice save them', () => {
+  const texts = (file: ImportFile | undefined) => file?.rows.map((row) => row.text);
+
+  it('takes a comma file\'s header Valor,Código as a header, though a value holds a ;', () => {
+    const file = importFileOf(utf8('Valor,Código\r\n12x36,A1\r\nTurno A; noturno,B2\r\n'));
+    expect(file?.header).toBe('Valor');
+    expect(texts(file)).toEqual(['12x36', 'Turno A; noturno']);
+  });
+
+  it('imports each line of a one-column file whole, in UTF-8 or Windows-1252', () => {
+    const lines = 'Turno A; noturno\r\nManutenção, elétrica\r\n12x36\r\n';
+    expect(texts(importFileOf(utf8(lines)))).toEqual(['Turno A; noturno', 'Manutenção, elétrica', '12x36']);
+    expect(importFileOf(windows1252(lines))).toEqual({
+      encoding: 'windows-1252',
+      header: undefined,
+      rows: [
+        { line: 1, text: 'Turno A; noturno' },
+        { line: 2, text: 'Manutenção, elétrica' },
+        { line: 3, text: '12x36' },
+      ],
+    });
+  });
+
+  it('reads Excel\'s ; export in Windows-1252 with a quoted line break, numbering rows by their first line', () => {
+    const file = importFileOf(windows1252('ID;Título;Criado em\r\n1;"Manutenção; elétrica";x\r\n2;"Turno\r\nnoturno, 2º";y\r\n3;Vendas, sul;z\r\n'));
+    expect(file?.rows).toEqual([
+      { line: 2, text: 'Manutenção; elétrica' },
+      { line: 3, text: 'Turno\r\nnoturno, 2º' },
+      { line: 5, text: 'Vendas, sul' },
+    ]);
   });
 });

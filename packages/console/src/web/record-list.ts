@@ -31,12 +31,12 @@ export interface RecordList {
 }
 
 /**
- * The first page of the list `query` asks for, counted. The order is always named, the
- * service's own (`createdAt`) too: its next pages then follow a cursor, not a `skip`, so a
- * record deleted above them while no change reaches the page pushes none out of sight.
+ * The first page of the list `query` asks for, counted. The order is always named: its next
+ * pages then follow a cursor, not a `skip`, so a record deleted above them while no change
+ * reaches the page pushes none out of sight.
  */
-function firstPage(resource: ConsoleResource, query: ListQuery, limit: number): PageRequest {
-  return { limit, count: true, ...(query.search === '' ? {} : { q: query.search }), sort: sortOf(query.order, resource.field) };
+function firstPage(resource: ConsoleResource, query: ListQuery): PageRequest {
+  return { limit: query.pageSize, count: true, ...(query.search === '' ? {} : { q: query.search }), sort: sortOf(query.order, resource.field) };
 }
 
 /** `read`, with the held rows of `before` that it no longer has put back where they were. */
@@ -49,11 +49,11 @@ function keepingHeld(before: readonly AnyRecord[], read: readonly AnyRecord[], h
 }
 
 /**
- * The list of `query`, read again whenever the query or the page size changes, and when a
+ * The list of `query`, read again whenever the query changes, and when a
  * colleague changes a record of the resource. Only the latest query's reads are shown; the
  * reads of one query take turns, so a page loaded more and a reading again never cross.
  */
-export function useRecordList(resource: ConsoleResource, records: Records, query: ListQuery, pageSize: number): RecordList {
+export function useRecordList(resource: ConsoleResource, records: Records, query: ListQuery): RecordList {
   const { live } = useServices();
   const listing = useOperation();
   const refreshing = useOperation();
@@ -96,15 +96,15 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
     reads.current = mine;
     turn.current = Promise.resolve();
     await live.ready;
-    if (!mine.signal.aborted) await load(firstPage(resource, query, pageSize), false);
+    if (!mine.signal.aborted) await load(firstPage(resource, query), false);
   };
 
   /** As many records as shown, read again from the first page: the place kept, the colleague's change in it. */
   const refresh = () =>
     inTurn(async (signal) => {
-      const wanted = Math.max(shownNow.current.length, pageSize);
+      const wanted = Math.max(shownNow.current.length, query.pageSize);
       const read: AnyRecord[] = [];
-      let page: PageRequest | undefined = firstPage(resource, query, pageSize);
+      let page: PageRequest | undefined = firstPage(resource, query);
       let counted: number | undefined;
       while (page !== undefined && read.length < wanted) {
         const asked: PageRequest = page;
@@ -126,7 +126,7 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
     return () => {
       reads.current.abort();
     };
-  }, [records, pageSize, query.search, query.order.column, query.order.descending]);
+  }, [records, query.pageSize, query.search, query.order.column, query.order.descending]);
 
   // Called by listeners and cleanups that outlive a render: always the latest query's reading.
   const latestRefresh = useRef(refresh);
@@ -154,11 +154,11 @@ export function useRecordList(resource: ConsoleResource, records: Records, query
       setShown((before) => before.filter((had) => had.id !== id));
       setTotal((count) => (count === undefined ? count : Math.max(0, count - 1)));
     },
-    // In the service's own order new records come last: shown at once when the last page
-    // is. Under a search or another order, where it belongs is the service's to say.
+    // In the console's own order, newest first, a new record is at the top: shown there at
+    // once. Under a search or another order, where it belongs is the service's to say.
     created: (record) => {
-      if (next !== undefined || query.search !== '' || !isDefaultOrder(query.order)) return;
-      setShown((before) => [...before, record]);
+      if (query.search !== '' || !isDefaultOrder(query.order)) return;
+      setShown((before) => [record, ...before.filter((had) => had.id !== record.id)]);
       setTotal((count) => (count === undefined ? count : count + 1));
     },
     hold: (id, holding) => {

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { listQueryOf, parametersOf, type ListQuery } from './list-query.js';
+import { listQueryOf, namesList, parametersOf, type ListQuery } from './list-query.js';
 import { consoleResources, type ConsoleResource } from './resources.js';
 
 /** Where the operator is: a resource's tab, the record opened in it, if any (`#/escalas/{id}`), and the list's search and order. */
 export interface Route {
   readonly resource: ConsoleResource;
   readonly openedId: string | undefined;
-  /** The list's search and order, when the address names them (`q`, `sort`). */
+  /** The list's search, order and page size, when the address names them (`q`, `sort`, `limit`). */
   readonly query: ListQuery | undefined;
 }
 
@@ -23,7 +23,7 @@ function routeOf(hash: string): Route {
   if (resource === undefined) throw new Error('the console describes no resource');
   const openedId = id === undefined || id === '' || resource.slug !== slug ? undefined : decodeURIComponent(id);
   const asked = new URLSearchParams(resource.slug === slug ? parameters : '');
-  const query = asked.has('q') || asked.has('sort') ? listQueryOf(asked, resource.field) : undefined;
+  const query = namesList(asked) ? listQueryOf(asked, resource.field) : undefined;
   return { resource, openedId, query };
 }
 
