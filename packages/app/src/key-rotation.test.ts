@@ -59,3 +59,19 @@ describe('a key rotated out of API_KEYS_FILE (SIGHUP)', () => {
     }
   });
 });
+
+describe('a run without configured keys', () => {
+  it('keeps its run key on SIGHUP: there is no key file to read again', { timeout: 30_000 }, async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'workplan-run-key-'));
+    const app = runApp(main, { PORT: '0', HOST: '127.0.0.1' }, { cwd: directory });
+    try {
+      const url = await app.listening();
+      const [, key = ''] = await app.printed(/KEY: (\S+)/u);
+      app.child.kill('SIGHUP');
+      await app.printed(/keys reloaded/u);
+      expect((await send(url, { path: '/api/v1/scales', headers: { key } })).status).toBe(200);
+    } finally {
+      await app.stop();
+    }
+  });
+});
