@@ -1,6 +1,6 @@
 /** @workplan/adapter-express: the Express 5 HTTP adapter of the workplan service. */
 export { ApiKeys, fingerprintOf, keyEntryOf, MAX_KEY_BYTES, type KeyEntry, type KeyHolder, type KeyRole } from './api-keys.js';
-export { type ApiRead } from './api-read.js';
+export { type ApiRead, type ApiReadOptions } from './api-read.js';
 export { createApiRouter, DEFAULT_HEARTBEAT_SECONDS, type ApiRouterOptions } from './api-router.js';
 export { describedChanges, type DescribedChanges } from './change-json.js';
 export { answerClientError } from './client-error.js';
