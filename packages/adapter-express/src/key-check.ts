@@ -58,7 +58,9 @@ export function endWhenKeyGoes(keys: ApiKeys): RequestHandler {
       stop();
       letGo(res, new HttpFailure('UNAUTHORIZED'));
     });
-    res.once('close', stop);
+    // A client gone while the rate limits were counted has closed already: nothing to watch.
+    if (res.closed) stop();
+    else res.once('close', stop);
     next();
   };
 }
