@@ -50,6 +50,7 @@ export class ApiKeys {
   #known: readonly { readonly bytes: Buffer; readonly holder: KeyHolder }[] = [];
   // One buffer for every candidate: requests are checked one at a time, synchronously.
   readonly #candidate = Buffer.alloc(comparableSize);
+  readonly #onReplace = new Set<() => void>();
 
   constructor(entries: Iterable<KeyEntry> = []) {
     this.replace(entries);
@@ -65,6 +66,18 @@ export class ApiKeys {
       // Made once per configured key, so identifying a request makes nothing.
       holder: Object.freeze({ name, role }),
     }));
+    for (const listener of this.#onReplace) listener();
+  }
+
+  /**
+   * Calls `listener` after each `replace`, until the function returned is called: a request
+   * held open checks its key again, so a key taken out reads nothing more.
+   */
+  onReplace(listener: () => void): () => void {
+    this.#onReplace.add(listener);
+    return () => {
+      this.#onReplace.delete(listener);
+    };
   }
 
   get size(): number {

@@ -8,7 +8,7 @@ import { changesRoute } from './changes-route.js';
 import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
 import { sendNotModified, sendSuccess, sendSuccessJson } from './envelope.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
-import { identifyKey, requireKey, requireRole } from './key-check.js';
+import { endWhenKeyGoes, identifyKey, requireKey, requireRole } from './key-check.js';
 import { listRoute } from './list-route.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
@@ -66,7 +66,8 @@ export function createApiRouter(options: ApiRouterOptions): Router {
     throw new RangeError(`heartbeatSeconds must be a whole number from 1 to ${MAX_CHANGES_WAIT_SECONDS}, not ${heartbeatSeconds}`);
   }
   const changes = changesRoute({ feed: options.changes, json: changesJson, path: `${basePath}${changesPath}`, heartbeatSeconds, onFollowerHeld: options.onFollowerHeld });
-  routeTable(router, { [changesPath]: { get: guarded(changesDescription.message, changesPath, changes) } });
+  // The feed is the one path that reads on after its request began: a key that goes ends it.
+  routeTable(router, { [changesPath]: { get: guarded(changesDescription.message, changesPath, endWhenKeyGoes(options.keys), changes) } });
   for (const read of options.reads ?? []) routeTable(router, { [read.path]: { get: guarded(read.message, read.path, apiReadRoute(read)) } });
   return router;
 }

@@ -3,7 +3,9 @@ import { checkChangesWait } from '@workplan/core';
 import { type Request, type Response } from 'express';
 import { type ChangesJson } from './change-json.js';
 import { type ChangesParameters } from './changes-parameters.js';
-import { holdOpen } from './held-open.js';
+import { problemJson } from './envelope.js';
+import { holdOpen, refusalOf } from './held-open.js';
+import { type HttpFailure } from './http-failure.js';
 import { contextOf, requestSignal } from './request-context.js';
 import { type ChangesFeed } from './resources.js';
 
@@ -26,7 +28,8 @@ export type FollowerWatch = (kind: 'stream' | 'poll') => () => void;
  * a comment line every `heartbeatSeconds` while no change comes keeps proxies from closing
  * an idle connection. The first page is read before the stream begins, so a bad or expired
  * starting point is answered as any request is (400, 410) rather than as a stream that ends.
- * The stream ends when the client leaves or the server drains.
+ * The stream ends when the client leaves or the server drains; when its key is gone, after
+ * an event `problem` whose data is the failure a request with that key is answered.
  */
 export async function streamChanges(req: Request, res: Response, parameters: ChangesParameters, options: StreamOptions): Promise<void> {
   const { feed, json } = options;
@@ -39,6 +42,8 @@ export async function streamChanges(req: Request, res: Response, parameters: Cha
     contextOf(res).dropLateResult?.(); // The deadline answered while the first page was read.
     return;
   }
+  const refusedEarly = refusalOf(held);
+  if (refusedEarly !== undefined) throw refusedEarly; // Before the stream began: answered as any request.
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache',
@@ -49,16 +54,23 @@ export async function streamChanges(req: Request, res: Response, parameters: Cha
   const letGo = options.onFollowerHeld?.('stream');
   try {
     for (;;) {
+      if (held.aborted) break; // Let go while a page was read (or before the first): that page is not sent.
       const events = page.changes.map((change) => `id: ${change.id}\ndata: ${json.one(change)}\n\n`).join('');
       // Once the buffer is full, the next page waits for the client to read: a slow reader holds no more than that.
       if (!res.write(events.length === 0 ? ':\n\n' : events)) await once(res, 'drain', { signal: held });
-      if (held.aborted) break;
       page = await feed.read({ after: page.next, limit: parameters.limit, wait: options.heartbeatSeconds }, { signal: held });
     }
   } catch (error) {
     if (!held.aborted) throw error; // After the end of the stream, for the logs: the client sees the stream end.
   } finally {
     letGo?.();
-    res.end();
+    const refusal = refusalOf(held);
+    res.end(refusal === undefined ? undefined : lastEvent(res, refusal));
   }
+}
+
+/** The event a stream refused on its way ends with: `problem`, the failure as a request is answered it, with no id to resume from. */
+function lastEvent(res: Response, refusal: HttpFailure): string {
+  const { message = '', requestId } = contextOf(res);
+  return `event: problem\ndata: ${problemJson(refusal.code, message, requestId)}\n\n`;
 }

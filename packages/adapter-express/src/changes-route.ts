@@ -3,7 +3,7 @@ import { streamChanges, type StreamOptions } from './change-stream.js';
 import { changesParametersOf, changesQueryStringOf, type ChangesParameters } from './changes-parameters.js';
 import { postponeDeadline } from './deadline.js';
 import { sendSuccessJson } from './envelope.js';
-import { holdOpen } from './held-open.js';
+import { holdOpen, refusalOf } from './held-open.js';
 import { qualityOf } from './media-preference.js';
 import { requestSignal } from './request-context.js';
 
@@ -45,10 +45,13 @@ async function answerPage(res: Response, parameters: ChangesParameters, options:
     .catch((error: unknown) => {
       // Let go while it waited (the server drains, or the client left): nothing more came, and
       // the follower asks again from where it was.
-      if (held.aborted && error === held.reason) return { changes: [], next: parameters.after ?? '0' };
+      if (held.aborted && error === held.reason && refusalOf(held) === undefined) return { changes: [], next: parameters.after ?? '0' };
       throw error;
     })
     .finally(letGo);
+  // Refused (its key is gone) once the page was read, but before it was sent: it is not sent.
+  const refusal = refusalOf(held);
+  if (refusal !== undefined) throw refusal;
   if (!res.headersSent) res.setHeader('Link', `<${options.path}${changesQueryStringOf(parameters, page.next)}>; rel="next"`);
   sendSuccessJson(res, 200, options.json.many(page.changes));
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectProblem, send } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CONTENT_SECURITY_POLICY } from './console-site.js';
+import { CONSOLE_CONTENT_SECURITY_POLICY } from './page-policy.js';
 import { type AnsweredRequest } from './response-observer.js';
 import { startMemoryApp, type MemoryApp } from './testing/memory-app.js';
 

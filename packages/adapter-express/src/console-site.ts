@@ -1,26 +1,10 @@
 import express, { Router, type RequestHandler } from 'express';
 import { HttpFailure } from './http-failure.js';
+import { CONSOLE_CONTENT_SECURITY_POLICY, pageHeaders } from './page-policy.js';
 import { contextOf } from './request-context.js';
 
 /** Where the operator console is served; `GET /` sends a browser there. */
 export const CONSOLE_PATH = '/console/';
-
-/**
- * The console's pages may run only their own files and talk only to this origin: no inline
- * script or style, no other host (fonts and icons included), no framing by another site.
- */
-export const CONSOLE_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const ALLOW = 'GET, HEAD, OPTIONS';
 
@@ -47,12 +31,6 @@ const readOnly: RequestHandler = (req, res, next) => {
   next(new HttpFailure('METHOD_NOT_ALLOWED', { Allow: ALLOW }));
 };
 
-const guarded: RequestHandler = (_req, res, next) => {
-  res.setHeader('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  next();
-};
-
 /**
  * Serves the console's built files from `directory` at `/console/` and redirects `GET /`
  * there with 302: a temporary redirect, so a browser does not remember it for good and `/`
@@ -74,7 +52,7 @@ export function consoleRouter(directory: string): Router {
   router.use(
     '/console',
     named('/console'),
-    guarded,
+    pageHeaders(CONSOLE_CONTENT_SECURITY_POLICY),
     readOnly,
     express.static(directory, {
       index: 'index.html',

@@ -1,11 +1,12 @@
 /** @workplan/adapter-express: the Express 5 HTTP adapter of the workplan service. */
 export { ApiKeys, fingerprintOf, keyEntryOf, MAX_KEY_BYTES, type KeyEntry, type KeyHolder, type KeyRole } from './api-keys.js';
-export { type ApiRead } from './api-read.js';
+export { type ApiRead, type ApiReadOptions } from './api-read.js';
 export { createApiRouter, DEFAULT_HEARTBEAT_SECONDS, type ApiRouterOptions } from './api-router.js';
 export { describedChanges, type DescribedChanges } from './change-json.js';
 export { type FollowerWatch } from './change-stream.js';
 export { answerClientError } from './client-error.js';
-export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH, consoleRouter } from './console-site.js';
+export { CONSOLE_PATH, consoleRouter } from './console-site.js';
+export { CONSOLE_CONTENT_SECURITY_POLICY, DOCS_CONTENT_SECURITY_POLICY } from './page-policy.js';
 export { type LateResult } from './deadline.js';
 export { type HitCounter } from './hit-store.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';

@@ -1,5 +1,6 @@
 import { type RequestHandler } from 'express';
-import { type ApiKeys } from './api-keys.js';
+import { type ApiKeys, type KeyHolder } from './api-keys.js';
+import { letGo } from './held-open.js';
 import { HttpFailure } from './http-failure.js';
 import { contextOf } from './request-context.js';
 
@@ -25,14 +26,44 @@ export const requireKey: RequestHandler = (_req, res, next) => {
 /** The methods a `read` key may use: they change nothing. */
 const readMethods: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
+/** Whether a key of `holder`'s role may make a request of `method`: a `write` key any, a `read` key GET and HEAD. */
+function mayMake(holder: KeyHolder, method: string): boolean {
+  return holder.role === 'write' || readMethods.has(method);
+}
+
 /**
  * Refuses a `read` key anything but GET and HEAD, before the body is read: a read key
  * learns nothing about the body it sent, and costs no reading of it.
  */
 export const requireRole: RequestHandler = (req, res, next) => {
-  const forbidden = contextOf(res).key?.role === 'read' && !readMethods.has(req.method);
-  next(forbidden ? new HttpFailure('FORBIDDEN') : undefined);
+  const key = contextOf(res).key;
+  next(key !== undefined && !mayMake(key, req.method) ? new HttpFailure('FORBIDDEN') : undefined);
 };
+
+/**
+ * For a request held open (a long poll, an event stream): each time the keys are replaced
+ * (a reload of the key file), checks its key again, and lets the request go with a 401 once
+ * the key is gone or may no longer make it, so a key rotated out reads nothing more. A key
+ * still there under a new name goes on, and the request's logs name it by its new name.
+ */
+export function endWhenKeyGoes(keys: ApiKeys): RequestHandler {
+  return (req, res, next) => {
+    const stop = keys.onReplace(() => {
+      const sent = onlyKeyHeader(req.rawHeaders);
+      const holder = sent === undefined ? undefined : keys.identify(sent);
+      if (holder !== undefined && mayMake(holder, req.method)) {
+        contextOf(res).key = holder;
+        return;
+      }
+      stop();
+      letGo(res, new HttpFailure('UNAUTHORIZED'));
+    });
+    // A client gone while the rate limits were counted has closed already: nothing to watch.
+    if (res.closed) stop();
+    else res.once('close', stop);
+    next();
+  };
+}
 
 /**
  * The value of the request's `KEY` header when it has exactly one; read from the raw list,

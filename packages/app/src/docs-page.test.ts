@@ -1,7 +1,10 @@
+import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumIsRequired, chromiumPath, hasChromium, launchChromium, warnWithoutChromium } from '@workplan/testing';
+import { chromiumIsRequired, chromiumPath, hasChromium, launchChromium, warnWithoutChromium, watchPage, type PageWatch } from '@workplan/testing';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
@@ -12,7 +15,7 @@ const screenshot = fileURLToPath(new URL('../../../test-output/docs-page.png', i
 
 warnWithoutChromium('docs-page.test.ts', 'the /docs page');
 
-describe('the /docs page', { timeout: 20_000 }, () => {
+describe('the /docs page', { timeout: 60_000 }, () => {
   it.runIf(chromiumIsRequired)('has a Chromium to run in (CI=true)', () => {
     throw new Error(`${chromiumPath} is missing: apt-get install -y chromium`);
   });
@@ -22,25 +25,19 @@ describe('the /docs page', { timeout: 20_000 }, () => {
     let browser: Browser | undefined;
     let url = '';
     let page: Page;
-    const offsite: string[] = [];
-    const pageErrors: string[] = [];
+    // The page must work offline (anything it asks of another host is recorded and refused),
+    // and under its Content-Security-Policy (a violation is recorded).
+    let watch: PageWatch;
 
     beforeAll(async () => {
       service = await startService(parseConfig({ PORT: '0', HOST: '127.0.0.1', API_KEYS: key, STORAGE: 'memory', LOG_LEVEL: 'silent' }));
       url = service.url;
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      // The page must work offline: anything it asks of another host is recorded and refused.
-      await page.route('**/*', async (route) => {
-        const asked = route.request().url();
-        if (asked.startsWith(`${url}/`) || asked.startsWith('data:')) return route.continue();
-        offsite.push(asked);
-        return route.abort();
-      });
+      watch = await watchPage(page, url);
       await page.goto(`${url}/docs`);
       await page.locator('.opblock').first().waitFor();
-    }, 15_000);
+    }, 60_000);
 
     afterAll(async () => {
       await browser?.close();
@@ -72,8 +69,7 @@ describe('the /docs page', { timeout: 20_000 }, () => {
       for (const path of ['/api/v1/scale', '/api/v1/scale/{id}', '/api/v1/scales/{skip}/{limit}', '/api/v1/costCenter', '/api/v1/costCenters']) {
         expect(shownPaths).toContain(path);
       }
-      expect(offsite).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      expect(watch).toEqual({ offsite: [], errors: [], policyViolations: [] });
     });
 
     it('reads in Portuguese with the article of each resource: a escala, o centro de custo', async () => {
@@ -101,7 +97,7 @@ describe('the /docs page', { timeout: 20_000 }, () => {
       await operation.getByRole('button', { name: 'Execute' }).click();
 
       const live = operation.locator('.live-responses-table');
-      await expect.poll(() => live.locator('tr.response .response-col_status').first().innerText()).toBe('201');
+      await expect.poll(() => live.locator('tr.response .response-col_status').first().innerText(), { timeout: 10_000 }).toBe('201');
       const shown = await live.locator('tr.response .response-col_description .microlight').first().innerText();
       const body = JSON.parse(shown) as { success: unknown; data: { id: unknown; value: unknown } };
       expect(body).toMatchObject({ success: true, data: { value: 'Escala pelo navegador' } });
@@ -112,8 +108,52 @@ describe('the /docs page', { timeout: 20_000 }, () => {
 
       await mkdir(dirname(screenshot), { recursive: true });
       await page.screenshot({ path: screenshot, fullPage: true });
-      expect(offsite).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      expect(watch).toEqual({ offsite: [], errors: [], policyViolations: [] });
+      // The key was kept in the page alone: nothing in the browser's storage holds it.
+      expect(await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]')).toEqual([0, 0, '']);
+    });
+
+    it('forgets the key when the page is reloaded: it was never stored', async () => {
+      await expect(page.locator('.auth-wrapper .authorize.locked').count()).resolves.toBe(1);
+      await page.reload();
+      await page.locator('.opblock').first().waitFor();
+      await expect(page.locator('.auth-wrapper .authorize.unlocked').count()).resolves.toBe(1);
+      expect(await page.evaluate('[localStorage.length, sessionStorage.length]')).toEqual([0, 0]);
+      expect(watch).toEqual({ offsite: [], errors: [], policyViolations: [] });
+    });
+
+    it('refuses to be shown inside another site\'s frame', async () => {
+      const foreign = await listen(createServer((_req, res) => {
+        res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        res.end(`<!doctype html><title>outra</title><iframe id="docs" src="${url}/docs"></iframe>`);
+      }));
+      const framing = await browser?.newPage();
+      try {
+        const refused: string[] = [];
+        framing?.on('console', (message) => refused.push(message.text()));
+        await framing?.goto(foreign.url);
+        await expect.poll(() => refused.join('\n')).toContain("frame-ancestors 'none'");
+        const frame = framing?.frames().find((one) => one !== framing.mainFrame());
+        expect(frame?.url()).not.toBe(`${url}/docs`);
+        await expect(frame?.locator('#swagger-ui').count()).resolves.toBe(0);
+      } finally {
+        await framing?.close();
+        await foreign.close();
+      }
     });
   });
 });
+
+/** `server` listening on a free loopback port: another origin than the service's. */
+async function listen(server: Server): Promise<{ readonly url: string; close(): Promise<void> }> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}

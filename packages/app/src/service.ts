@@ -94,7 +94,9 @@ export async function startService(config: Config): Promise<RunningService> {
     runKey,
     log,
     reloadKeys: counted('API_KEYS_FILE', async () => {
-      keys.replace(await configuredKeys(config));
+      // A run key stands in for keys never configured: there is nothing to read again, and
+      // reading nothing would lock every client out (and end every stream).
+      if (runKey === undefined) keys.replace(await configuredKeys(config));
     }),
     reloadWebhooks: counted('WEBHOOKS_FILE', async () => {
       if (webhooks === null) return undefined;

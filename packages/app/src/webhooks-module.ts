@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describedChanges, webhooksDescription, type ApiRead } from '@workplan/adapter-express';
-import { leaseTimings, readSubscriptionsFile, WebhookDeliverer, type Subscription } from '@workplan/webhooks';
+import { leaseTimings, readSubscriptionsFile, urlWithoutSecrets, WebhookDeliverer, type Subscription, type SubscriptionStatus } from '@workplan/webhooks';
 import { ContainerModule } from 'inversify';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
@@ -39,10 +39,22 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
   );
 });
 
-/** `GET /api/v1/webhooks`: where each subscription stands; none without WEBHOOKS_FILE. */
+/**
+ * `GET /api/v1/webhooks`: where each subscription stands; none without WEBHOOKS_FILE. A
+ * `read` key sees each URL without its user-info and query; a `write` key sees the query
+ * too (a password never: the status masks it for every key).
+ */
 export function webhooksRead(webhooks: WebhookDeliverer | null): ApiRead {
   const { path, message } = webhooksDescription;
-  return { path: `/${path}`, message, read: async () => (webhooks === null ? [] : webhooks.status()) };
+  const read: ApiRead['read'] = async ({ key }) => {
+    const status = webhooks === null ? [] : await webhooks.status();
+    return key.role === 'write' ? status : status.map(withoutSecrets);
+  };
+  return { path: `/${path}`, message, read };
+}
+
+function withoutSecrets(status: SubscriptionStatus): SubscriptionStatus {
+  return { ...status, url: urlWithoutSecrets(status.url) };
 }
 
 /** This process among the instances sharing the storage, as the leases name it: readable in the ledger, and unique. */

@@ -94,6 +94,21 @@ describe('webhooks in the service', () => {
     expect(metrics).toMatch(/^workplan_webhook_lag_seconds\{subscription="folha"\} 0$/mu);
   });
 
+  it('shows a read key each URL without its user-info, query and fragment; a write key the query, and never the password', async () => {
+    const folha = await receiver();
+    const receiving = new URL(folha.url);
+    const url = `${receiving.protocol}//recebedor:s3nha@${receiving.host}/entrada?token=t0ken-da-folha&lote=1#parte`;
+    const file = await webhooksFile([{ name: 'folha', url, secret: secret() }]);
+    const running = await service({ WEBHOOKS_FILE: file });
+    const urlSeenBy = async (key: string) => {
+      const listed = await send(running.url, { path: '/api/v1/webhooks', headers: { key } });
+      expect(listed.text).not.toContain('s3nha');
+      return (listed.json as { data: { url: string }[] }).data.map((subscription) => subscription.url);
+    };
+    expect(await urlSeenBy(READ_KEY)).toEqual([`${receiving.protocol}//${receiving.host}/entrada`]);
+    expect(await urlSeenBy(KEY)).toEqual([`${receiving.protocol}//recebedor:***@${receiving.host}/entrada?token=t0ken-da-folha&lote=1#parte`]);
+  });
+
   it('stops within SHUTDOWN_TIMEOUT_MS while a receiver hangs', async () => {
     const hanging = await receiver();
     hanging.answerWith(() => 'hang');

@@ -1,9 +1,10 @@
 import { request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 
-/** One event of a `text/event-stream`: its `id:` and `data:` fields. */
+/** One event of a `text/event-stream`: its `id:` and `data:` fields, and its `event:` type when it names one. */
 export interface ServerEvent {
   readonly id: string | undefined;
   readonly data: string;
+  readonly event?: string;
 }
 
 /** A `text/event-stream` answer being read, as a browser's EventSource would. */
@@ -86,6 +87,7 @@ export function openEventStream(baseUrl: string, path: string, headers: Outgoing
 /** The event of a block of lines; undefined for a block of comments only. */
 function eventOf(block: string): ServerEvent | undefined {
   let id: string | undefined;
+  let type: string | undefined;
   const data: string[] = [];
   for (const line of block.split('\n')) {
     if (line.startsWith(':')) continue;
@@ -94,6 +96,8 @@ function eventOf(block: string): ServerEvent | undefined {
     const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /u, '');
     if (field === 'id') id = value;
     if (field === 'data') data.push(value);
+    if (field === 'event') type = value;
   }
-  return id === undefined && data.length === 0 ? undefined : { id, data: data.join('\n') };
+  if (id === undefined && data.length === 0) return undefined;
+  return { id, data: data.join('\n'), ...(type === undefined ? {} : { event: type }) };
 }

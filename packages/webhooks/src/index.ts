@@ -6,4 +6,4 @@ export { type FailureOutcome } from './post-change.js';
 export { type ChangeWording } from './resources.js';
 export { DEFAULT_BACKOFF, retryDelayMs, type Backoff } from './retry-policy.js';
 export { signatureHeaders, type SignatureHeaders } from './signature.js';
-export { parseSubscriptions, readSubscriptionsFile, SubscriptionsError, type Subscription } from './subscriptions.js';
+export { parseSubscriptions, readSubscriptionsFile, SubscriptionsError, urlWithoutSecrets, type Subscription } from './subscriptions.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describedChanges } from '@workplan/adapter-express';
 import { describe, expect, it } from 'vitest';
-import { parseSubscriptions, readSubscriptionsFile, SubscriptionsError } from './subscriptions.js';
+import { parseSubscriptions, readSubscriptionsFile, SubscriptionsError, urlWithoutSecrets } from './subscriptions.js';
 
 const secret = (bytes = 32): string => `whsec_${randomBytes(bytes).toString('base64')}`;
 const SOURCE = 'WEBHOOKS_FILE (hooks.json)';
@@ -116,5 +116,13 @@ describe('the subscriptions file', () => {
     await expect(readSubscriptionsFile(join(folder, 'missing.json'), resources)).rejects.toThrow(
       new RegExp(`^WEBHOOKS_FILE \\(${join(folder, 'missing.json').replaceAll('/', '\\/')}\\) cannot be read: `, 'u'),
     );
+  });
+});
+
+describe('a URL as a read key sees it', () => {
+  it('keeps scheme, host, port and path, and drops a user-info (a token as user name too), the query and the fragment', () => {
+    expect(urlWithoutSecrets('https://t0ken@folha.example:8443/entrada/?token=abc&lote=1#parte')).toBe('https://folha.example:8443/entrada/');
+    expect(urlWithoutSecrets('http://user:***@127.0.0.1/')).toBe('http://127.0.0.1/');
+    expect(urlWithoutSecrets('https://folha.example/entrada')).toBe('https://folha.example/entrada');
   });
 });

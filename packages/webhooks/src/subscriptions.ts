@@ -141,6 +141,19 @@ export function shownUrl(url: string): string {
   return parsed.href;
 }
 
+/**
+ * A URL as a reader not trusted with secrets sees it (a `read` key): without its user-info,
+ * query and fragment, where a receiver's token often rides; scheme, host, port and path stay.
+ */
+export function urlWithoutSecrets(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed.href;
+}
+
 /** The secret as the specification writes it: `whsec_` and the canonical base64 of 24 to 64 bytes. */
 function secretOf(value: unknown, refuse: (problem: string) => void): string {
   const encoded = typeof value === 'string' && value.startsWith(SECRET_PREFIX) ? value.slice(SECRET_PREFIX.length) : undefined;

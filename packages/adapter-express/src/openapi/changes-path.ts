@@ -11,7 +11,9 @@ const streamDescription = `Com \`Accept: text/event-stream\`, as mesmas alteraç
 cada uma um evento com \`id:\` (o id da alteração) e \`data:\` (a alteração em JSON), as novas assim que gravadas; uma linha
 de comentário (\`:\`) a cada 15 segundos sem alteração mantém a conexão viva. Ao reconectar, o navegador manda
 \`Last-Event-ID\` e o fluxo continua dali. Um ponto de partida inválido ou não mais guardado é respondido antes do fluxo,
-em JSON (400, 410). O fluxo termina quando o cliente sai ou o serviço para.`;
+em JSON (400, 410). O fluxo termina quando o cliente sai ou o serviço para. Quando a chave deixa de valer (tirada de
+\`API_KEYS_FILE\`, e SIGHUP), uma espera (\`wait\`) é respondida na hora com 401 \`UNAUTHORIZED\`, e o fluxo termina depois de um
+evento \`problem\` (sem \`id:\`) cujo \`data:\` é essa mesma falha no envelope.`;
 
 /** The path item of the changes feed: its page (with a long poll), its event stream, HEAD and OPTIONS. */
 export function changesPath(resources: readonly ResourceDescription[], base = '/api/v1'): Record<string, Json> {

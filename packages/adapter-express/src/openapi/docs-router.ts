@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import { HttpFailure } from '../http-failure.js';
 import { routeName } from '../operation.js';
+import { DOCS_CONTENT_SECURITY_POLICY, pageHeaders } from '../page-policy.js';
 import { routeTable } from '../route-table.js';
 import { type Json } from './json.js';
 
@@ -33,7 +34,8 @@ const page = `<!doctype html>
 // The page shows the operations a person calls: HEAD and OPTIONS stay in /openapi.json for
 // clients and tools, but on the page they would triple the list (40 entries for 18).
 // validatorUrl null: the default badge would send the document to validator.swagger.io.
-// persistAuthorization keeps the KEY given in "Authorize" across reloads of the page.
+// persistAuthorization false: the KEY given in "Authorize" is kept in the page alone, and
+// forgotten on a reload; kept, it went to localStorage, where it outlived the tab.
 const init = `fetch('/openapi.json')
   .then((response) => response.json())
   .then((spec) => {
@@ -44,7 +46,7 @@ const init = `fetch('/openapi.json')
       spec,
       dom_id: '#swagger-ui',
       deepLinking: true,
-      persistAuthorization: true,
+      persistAuthorization: false,
       tryItOutEnabled: true,
       displayRequestDuration: true,
       validatorUrl: null,
@@ -52,9 +54,13 @@ const init = `fetch('/openapi.json')
   });
 `;
 
-/** Serves the API document at `/openapi.json` and a page to read and try it at `/docs`, without a key. */
+/**
+ * Serves the API document at `/openapi.json` and a page to read and try it at `/docs`,
+ * without a key; the page and its files under a policy as strict as the console's.
+ */
 export function docsRouter(document: Json): Router {
   const router = Router({ caseSensitive: false, strict: false });
+  router.use('/docs', pageHeaders(DOCS_CONTENT_SECURITY_POLICY));
   const asset: RequestHandler = (req, res, next) => {
     const file = req.params.file;
     if (typeof file !== 'string' || !assets.has(file)) {

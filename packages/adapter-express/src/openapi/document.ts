@@ -47,13 +47,19 @@ function healthPath(name: 'live' | 'ready', summary: string): Json {
   };
 }
 
+const docsPageDescription = `A chave dada em "Authorize" fica só na página, sem ser guardada: recarregar a página ou fechar a aba a
+esquece. A página e seus arquivos vêm com \`Content-Security-Policy\` (só os arquivos do próprio serviço, nenhum script ou estilo
+embutido, imagens \`data:\` para os ícones, \`frame-ancestors 'none'\`) e \`Referrer-Policy: no-referrer\`: outro site não a mostra
+num frame.`;
+
 function docsPaths(): Record<string, Json> {
   const tags = ['Docs'];
-  const page = (operationId: string, summary: string, mediaType: string, schema: Json) => ({
+  const page = (operationId: string, summary: string, mediaType: string, schema: Json, description?: string) => ({
     get: {
       operationId,
       tags,
       summary,
+      ...(description === undefined ? {} : { description }),
       security: [],
       responses: {
         '200': { description: summary, headers: { 'X-Request-Id': ref('headers', 'XRequestId') }, content: { [mediaType]: { schema } } },
@@ -62,7 +68,7 @@ function docsPaths(): Record<string, Json> {
   });
   return {
     '/openapi.json': page('openApiDocument', 'Este documento', 'application/json', { type: 'object' }),
-    '/docs': page('docsPage', 'A documentação interativa (Swagger UI)', 'text/html', { type: 'string' }),
+    '/docs': page('docsPage', 'A documentação interativa (Swagger UI)', 'text/html', { type: 'string' }, docsPageDescription),
   };
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { send } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CONTENT_SECURITY_POLICY, DOCS_CONTENT_SECURITY_POLICY } from '../page-policy.js';
 import { describedResources } from '../resources.js';
 import { startMemoryApp, type MemoryApp } from '../testing/memory-app.js';
 import { openApiDocument } from './document.js';
@@ -101,6 +102,18 @@ describe('the API document', () => {
     const init = await send(baseUrl, { path: '/docs/init.js' });
     expect(init.text).toContain("fetch('/openapi.json')");
     expect(openApiDocument(describedResources)).toHaveProperty('components.securitySchemes.apiKey', expect.objectContaining({ in: 'header', name: 'KEY' }));
+  });
+
+  it('sends /docs and its files under a Content-Security-Policy as strict as the console\'s, no framing and no referrer, and keeps no key', async () => {
+    for (const path of ['/docs', '/docs/init.js', '/docs/assets/swagger-ui.css']) {
+      const answer = await send(baseUrl, { path });
+      const policy = answer.headers['content-security-policy'] ?? '';
+      expect({ path, policy, referrer: answer.headers['referrer-policy'] }).toEqual({ path, policy: DOCS_CONTENT_SECURITY_POLICY, referrer: 'no-referrer' });
+    }
+    // The console's policy, but for the icons Swagger UI's stylesheet draws as data: images.
+    expect(DOCS_CONTENT_SECURITY_POLICY).toBe(CONSOLE_CONTENT_SECURITY_POLICY.replace("img-src 'self'", "img-src 'self' data:"));
+    expect(DOCS_CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
+    expect((await send(baseUrl, { path: '/docs/init.js' })).text).not.toMatch(/persistAuthorization: true|localStorage/u);
   });
 
   it('serves no other file of the Swagger UI package', async () => {

@@ -15,7 +15,11 @@ function subscriptionStatus(resources: readonly ResourceDescription[]): Json {
     required: ['name', 'url', 'resources', 'cursor', 'lagChanges', 'lagSeconds', 'lastError', 'failingSince', 'nextAttempt', 'failing'],
     properties: {
       name: { type: 'string', minLength: 1 },
-      url: { type: 'string', description: 'A URL da assinatura, com a senha que tiver trocada por `***`; o segredo nunca aparece.' },
+      url: {
+        type: 'string',
+        description:
+          'A URL da assinatura. Uma chave `write` a vê com a consulta (query), e com a senha que tiver trocada por `***`; uma chave `read` a vê sem usuário, senha, consulta nem fragmento (onde costuma ir o token do recebedor). O segredo nunca aparece.',
+      },
       resources: { type: 'array', items: { enum: resources.map((resource) => resource.singular) } },
       cursor: { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'O id da última alteração confirmada (ou pulada); `0` antes da primeira.' },
       lagChanges: { type: 'integer', minimum: 0, description: 'Quantas alterações guardadas seguem o cursor.' },

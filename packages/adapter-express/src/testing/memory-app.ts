@@ -28,6 +28,8 @@ export interface MemoryApp {
   readonly server: Server;
   /** The change log of its memory storage (unless the test gave its own), for a test to prune. */
   readonly changes: MemoryChangeLog;
+  /** The keys it takes, for a test to replace as a reload of the key file does. */
+  readonly keys: ApiKeys;
   /** Stops listening and drops open connections; resolves once the server has closed. */
   close(): Promise<void>;
 }
@@ -41,10 +43,11 @@ export async function startMemoryApp(options: MemoryAppOptions): Promise<MemoryA
     ids: { next: () => crypto.randomUUID() },
     ...options.workplan,
   });
+  const keys = new ApiKeys([keyEntryOf(options.key), ...(options.otherKeys ?? [])]);
   const app = createHttpApp({
     resources: httpResourcesOf(workplan),
     changes: workplan.changes,
-    keys: new ApiKeys([keyEntryOf(options.key), ...(options.otherKeys ?? [])]),
+    keys,
     isReady: () => Promise.resolve(true),
     ...options.http,
   });
@@ -54,6 +57,7 @@ export async function startMemoryApp(options: MemoryAppOptions): Promise<MemoryA
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     server,
     changes: storage.changes,
+    keys,
     close: async () => {
       const closed = once(server, 'close');
       server.close();
