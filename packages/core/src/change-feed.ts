@@ -2,7 +2,7 @@ import { changeIdOf, sequenceOf, type Change } from './change.js';
 import { WorkplanError } from './errors.js';
 import { type ChangeLog, type Clock, type ReadOptions } from './ports.js';
 
-/** The default and the largest number of changes in one answer. */
+/** The default and the largest number of changes in one answer, of the feed or of a record's history. */
 export const DEFAULT_CHANGES_LIMIT = 100;
 export const MAX_CHANGES_LIMIT = 1000;
 /** The longest a read may wait for a change, in seconds. */
@@ -30,6 +30,21 @@ export interface ChangesPage {
   readonly next: string;
 }
 
+/**
+ * A page of changes as asked: the sequence after which it starts (`after`, absent: 0) and
+ * how many it holds at most (`limit`, absent: `DEFAULT_CHANGES_LIMIT`); `invalidQuery` for
+ * an `after` that is no change id or a `limit` out of its range. The feed and a record's
+ * history are paged alike.
+ */
+export function checkChangesPage(request: { readonly after?: string | undefined; readonly limit?: number | undefined }): { after: number; limit: number } {
+  const after = request.after === undefined ? 0 : sequenceOf(request.after);
+  const limit = request.limit ?? DEFAULT_CHANGES_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_CHANGES_LIMIT) {
+    throw WorkplanError.invalidQuery(`limit must be a whole number from 1 to ${MAX_CHANGES_LIMIT}`);
+  }
+  return { after, limit };
+}
+
 /** Refuses (`invalidQuery`) a `wait` that is not a whole number of seconds from 1 to `MAX_CHANGES_WAIT_SECONDS`. */
 export function checkChangesWait(wait: number | undefined): void {
   if (wait !== undefined && (!Number.isSafeInteger(wait) || wait < 1 || wait > MAX_CHANGES_WAIT_SECONDS)) {
@@ -49,11 +64,7 @@ export class ChangeFeed {
 
   /** A page of changes; `invalidQuery` for a bad request, `cursorExpired` when what followed `after` is no longer kept. */
   async read(request: ChangesRequest = {}, options?: ReadOptions): Promise<ChangesPage> {
-    const after = request.after === undefined ? 0 : sequenceOf(request.after);
-    const limit = request.limit ?? DEFAULT_CHANGES_LIMIT;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_CHANGES_LIMIT) {
-      throw WorkplanError.invalidQuery(`limit must be a whole number from 1 to ${MAX_CHANGES_LIMIT}`);
-    }
+    const { after, limit } = checkChangesPage(request);
     const wait = request.wait;
     checkChangesWait(wait);
     const deadline = this.#clock.now().getTime() + (wait ?? 0) * 1000;
