@@ -6,7 +6,8 @@
 //
 //   pnpm build && node scripts/history-load.mjs [changes] [clients] [app]
 //
-// Three rounds: every reader asks for the first page (the default limit) ten times over;
+// Three rounds: every reader asks for the first page (the default limit) ten times over
+// (HISTORY_LOAD_REPEAT=1: once, 48 requests at once in all);
 // every reader walks the whole history in pages of the largest limit; every reader walks it
 // in pages of the default limit. Each prints the probe's p50, p99 and max, the history
 // requests' p50 and p99, the answers' size and the app's CPU time a request (which, unlike
@@ -22,6 +23,8 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 
 const changes = Number(process.argv[2] ?? 10_000);
+/** How many times each reader asks for the first page in the first round. */
+const repeat = Number(process.env.HISTORY_LOAD_REPEAT ?? 10);
 const clients = Number(process.argv[3] ?? 48);
 const key = 'history-load-key-0123456789';
 const root = new URL('..', import.meta.url);
@@ -168,9 +171,9 @@ try {
   const seeding = performance.now();
   const id = await seed();
   console.log(`node ${process.version}, SQLite, ${changes} changes of one cost center (titles of 200 code points) seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s; ${clients} readers at once`);
-  await round('first page, 10 times each', async () => {
+  await round(`first page, ${repeat} times each`, async () => {
     const answers = [];
-    for (let n = 0; n < 10; n += 1) answers.push(await call('GET', `/api/v1/costCenter/${id}/history`));
+    for (let n = 0; n < repeat; n += 1) answers.push(await call('GET', `/api/v1/costCenter/${id}/history`));
     return answers;
   });
   await round('whole history, limit=1000', () => walk(id, 1000));
