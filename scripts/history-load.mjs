@@ -20,6 +20,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 
 const changes = Number(process.argv[2] ?? 10_000);
@@ -71,7 +72,7 @@ async function untilReady() {
   for (let tries = 0; tries < 300; tries += 1) {
     const ready = await call('GET', '/health/ready').catch(() => undefined);
     if (ready?.status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error('the app did not get ready');
 }
@@ -150,7 +151,7 @@ function appCpuMs() {
 
 async function round(label, read) {
   const probing = probe();
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await sleep(200);
   const started = performance.now();
   const cpuBefore = appCpuMs();
   const answers = (await Promise.all(Array.from({ length: clients }, read))).flat();
