@@ -1,5 +1,5 @@
 // The core's history use case in pages, on the memory storage (see catalog.test.ts for why here).
-import { createWorkplan, DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT, WorkplanError, type Change, type Workplan, type WorkplanErrorKind } from '@workplan/core';
+import { createWorkplan, DEFAULT_HISTORY_LIMIT, MAX_CHANGES_LIMIT, WorkplanError, type Change, type Workplan, type WorkplanErrorKind } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from './memory-storage.js';
 
@@ -24,13 +24,14 @@ describe("a record's history in pages", () => {
   }
 
   it('answers the default number of changes, oldest first, and the after of the next page while more follow', async () => {
-    const id = await recordWith(DEFAULT_CHANGES_LIMIT + 4);
+    const id = await recordWith(DEFAULT_HISTORY_LIMIT + 4);
     const first = await workplan.workSchedules.history(id);
-    expect(first.changes).toHaveLength(DEFAULT_CHANGES_LIMIT);
+    expect(DEFAULT_HISTORY_LIMIT).toBe(20);
+    expect(first.changes).toHaveLength(DEFAULT_HISTORY_LIMIT);
     expect(first.changes[0]?.data?.value).toBe('v0');
     expect(first.next).toBe(first.changes.at(-1)?.id);
     const rest = await workplan.workSchedules.history(id, { after: first.next });
-    expect(rest.changes.map((change) => change.data?.value)).toEqual(['v100', 'v101', 'v102', 'v103', 'v104']);
+    expect(rest.changes.map((change) => change.data?.value)).toEqual(['v20', 'v21', 'v22', 'v23', 'v24']);
     expect(rest.next).toBeUndefined();
   });
 

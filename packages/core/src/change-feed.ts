@@ -2,7 +2,7 @@ import { changeIdOf, sequenceOf, type Change } from './change.js';
 import { WorkplanError } from './errors.js';
 import { type ChangeLog, type Clock, type ReadOptions } from './ports.js';
 
-/** The default and the largest number of changes in one answer, of the feed or of a record's history. */
+/** The default and the largest number of changes in one answer of the feed; the largest of a record's history too. */
 export const DEFAULT_CHANGES_LIMIT = 100;
 export const MAX_CHANGES_LIMIT = 1000;
 /** The longest a read may wait for a change, in seconds. */
@@ -32,13 +32,16 @@ export interface ChangesPage {
 
 /**
  * A page of changes as asked: the sequence after which it starts (`after`, absent: 0) and
- * how many it holds at most (`limit`, absent: `DEFAULT_CHANGES_LIMIT`); `invalidQuery` for
- * an `after` that is no change id or a `limit` out of its range. The feed and a record's
+ * how many it holds at most (`limit`, absent: `defaultLimit`); `invalidQuery` for an
+ * `after` that is no change id or a `limit` out of its range. The feed and a record's
  * history are paged alike.
  */
-export function checkChangesPage(request: { readonly after?: string | undefined; readonly limit?: number | undefined }): { after: number; limit: number } {
+export function checkChangesPage(
+  request: { readonly after?: string | undefined; readonly limit?: number | undefined },
+  defaultLimit = DEFAULT_CHANGES_LIMIT,
+): { after: number; limit: number } {
   const after = request.after === undefined ? 0 : sequenceOf(request.after);
-  const limit = request.limit ?? DEFAULT_CHANGES_LIMIT;
+  const limit = request.limit ?? defaultLimit;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_CHANGES_LIMIT) {
     throw WorkplanError.invalidQuery(`limit must be a whole number from 1 to ${MAX_CHANGES_LIMIT}`);
   }

@@ -131,7 +131,7 @@ const headers: Record<string, Json> = {
   HistoryLink: {
     description:
       'Enquanto seguem mais alterações do registro: a próxima página, com o mesmo `limit` e o `after` da última alteração ' +
-      'da página: `</api/v1/scale/{id}/history?after=42&limit=100>; rel="next"`. Ausente na última página.',
+      'da página: `</api/v1/scale/{id}/history?after=42&limit=50>; rel="next"`. Ausente na última página.',
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
   },
   XTotalCount: {
