@@ -4,6 +4,7 @@ import { type ApiKeys } from './api-keys.js';
 import { apiReadRoute, type ApiRead } from './api-read.js';
 import { changesJsonOf, type ChangesJson } from './change-json.js';
 import { type FollowerWatch } from './change-stream.js';
+import { changesParametersOf, changesQueryStringOf, HISTORY_NAMES } from './changes-parameters.js';
 import { changesRoute } from './changes-route.js';
 import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
 import { sendNotModified, sendSuccess, sendSuccessJson } from './envelope.js';
@@ -106,7 +107,13 @@ function resourceRoutes(resource: ServedResource, guarded: Guard, changesJson: C
     // Last: Express tries the paths in turn, and the lists are asked for far more often.
     [`/${singular}/:id/history`]: {
       get: guarded(messages.find, `/${singular}/:id/history`, async (req, res) => {
-        sendSuccessJson(res, 200, changesJson.many(await catalog.history(idParam(req), { signal: requestSignal(res) })));
+        const id = idParam(req);
+        const parameters = changesParametersOf(req.url, HISTORY_NAMES);
+        const page = await catalog.history(id, parameters, { signal: requestSignal(res) });
+        if (page.next !== undefined && !res.headersSent) {
+          res.setHeader('Link', `<${basePath}/${singular}/${encodeURIComponent(id)}/history${changesQueryStringOf(parameters, page.next)}>; rel="next"`);
+        }
+        sendSuccessJson(res, 200, changesJson.many(page.changes));
       }),
     },
   };

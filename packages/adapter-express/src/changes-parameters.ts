@@ -14,11 +14,13 @@ export interface ChangesParameters {
 }
 
 type Name = keyof ChangesParameters;
-const NAMES: ReadonlySet<Name> = new Set<Name>(['after', 'limit', 'wait']);
+const FEED_NAMES: ReadonlySet<Name> = new Set<Name>(['after', 'limit', 'wait']);
+/** A record's history is paged as the feed is, and never waits: a `wait` there is a parameter it ignores. */
+export const HISTORY_NAMES: ReadonlySet<Name> = new Set<Name>(['after', 'limit']);
 
-/** Reads the feed's parameters from the request target, strictly (see `queryTextsOf`). */
-export function changesParametersOf(target: string): ChangesParameters {
-  const { after, limit, wait } = queryTextsOf(target, NAMES);
+/** Reads the feed's parameters (or those of `names`) from the request target, strictly (see `queryTextsOf`). */
+export function changesParametersOf(target: string, names: ReadonlySet<Name> = FEED_NAMES): ChangesParameters {
+  const { after, limit, wait } = queryTextsOf(target, names);
   return {
     ...(after === undefined ? {} : { after }),
     ...(limit === undefined ? {} : { limit: wholeNumber(limit, checkChangesLimit) }),
@@ -36,7 +38,7 @@ function wholeNumber(text: string, check: (value: number) => void): number {
   return value;
 }
 
-/** The parameters of the feed's next page: the same, read on `after` the last change. */
+/** The parameters of the next page of the feed or of a history: the same, read on `after` the last change. */
 export function changesQueryStringOf(parameters: ChangesParameters, after: string): string {
   const { limit, wait } = parameters;
   return queryStringOf([['after', after], ['limit', limit === undefined ? undefined : String(limit)], ['wait', wait === undefined ? undefined : String(wait)]]);

@@ -2,6 +2,7 @@ import {
   type Change,
   type ChangesRequest,
   type ExpectedRevisions,
+  type HistoryRequest,
   type KindName,
   type ListCursor,
   type Page,
@@ -32,7 +33,7 @@ export interface ResourceCatalog {
   find(id: string, options?: ReadOptions): Promise<RecordBase>;
   list(page: PageRequest, options?: ReadOptions): Promise<ListedRecords>;
   delete(id: string, expected?: ExpectedRevisions, options?: WriteOptions): Promise<void>;
-  history(id: string, options?: ReadOptions): Promise<readonly RecordChange[]>;
+  history(id: string, request?: HistoryRequest, options?: ReadOptions): Promise<{ readonly changes: readonly RecordChange[]; readonly next?: string }>;
 }
 
 /** A change as the HTTP side reads it: the core's `Change` of any kind. */

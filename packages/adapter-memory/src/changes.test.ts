@@ -26,7 +26,7 @@ describe('history and changes', () => {
     const created = await workplan.workSchedules.create({ value: '12x36' }, { by: 'Folha' });
     const updated = await workplan.workSchedules.update(created.id, { value: '12x60' }, undefined, { by: 'RH' });
     await workplan.workSchedules.delete(updated.id, [revisionOf(updated)], { by: 'RH' });
-    const history = await workplan.workSchedules.history(created.id);
+    const { changes: history } = await workplan.workSchedules.history(created.id);
     expect(history).toEqual([
       { id: '1', kind: 'workSchedule', recordId: created.id, action: 'create', at: created.updatedAt, by: 'Folha', data: created, previous: null },
       { id: '2', kind: 'workSchedule', recordId: created.id, action: 'update', at: updated.updatedAt, by: 'RH', data: updated, previous: created },
@@ -37,7 +37,7 @@ describe('history and changes', () => {
 
   it("names a library caller's writes `system`", async () => {
     const created = await workplan.costCenters.create({ title: 'Financeiro' });
-    await expect(workplan.costCenters.history(created.id)).resolves.toMatchObject([{ by: 'system', kind: 'costCenter' }]);
+    await expect(workplan.costCenters.history(created.id)).resolves.toMatchObject({ changes: [{ by: 'system', kind: 'costCenter' }] });
   });
 
   it('answers notFound for the history of an id that never had a record, and none for a record stored before changes were kept', async () => {
@@ -46,7 +46,7 @@ describe('history and changes', () => {
     const older = new MemoryRecordRepository(workSchedule);
     const record = await insertRecord(older, workSchedule, { text: 'antigo' });
     const over = createWorkplan({ ...storage.repositories, workSchedules: older, changes: storage.changes });
-    await expect(over.workSchedules.history(record.id)).resolves.toEqual([]);
+    await expect(over.workSchedules.history(record.id)).resolves.toEqual({ changes: [] });
   });
 
   it('keeps no change of a write the catalog refused', async () => {

@@ -89,9 +89,12 @@ export class MemoryChangeLog implements ChangeLog {
     return this.#kept.slice(start, start + limit).map(changeOf);
   }
 
-  async history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]> {
+  async history(kind: string, recordId: string, after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
-    return (this.#byRecord.get(kind)?.get(recordId) ?? []).map(changeOf);
+    if (after > 0 && after < this.#pruned) throw WorkplanError.cursorExpired(changeIdOf(after));
+    const ofRecord = this.#byRecord.get(kind)?.get(recordId) ?? [];
+    const start = firstAfter(ofRecord, after);
+    return ofRecord.slice(start, start + limit).map(changeOf);
   }
 
   async waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void> {
@@ -141,6 +144,23 @@ export class MemoryChangeLog implements ChangeLog {
     ofRecord?.shift();
     if (ofRecord?.length === 0) ofKind?.delete(recordId);
   }
+}
+
+/** Where the first change numbered after `after` is in `kept` (oldest first): a binary search, reading a few numbers only. */
+function firstAfter(kept: readonly KeptChange[], after: number): number {
+  let low = 0;
+  let high = kept.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sequenceOfKept(kept[middle] as KeptChange) <= after) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The number of a kept change, read from the start of its text (`[sequence,...`) without parsing the rest. */
+function sequenceOfKept(kept: KeptChange): number {
+  return Number.parseInt(kept.slice(1, kept.indexOf(',')), 10);
 }
 
 function textOf(kind: RecordKind<string>, record: CatalogRecord<string>): string {

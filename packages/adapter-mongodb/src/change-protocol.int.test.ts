@@ -140,7 +140,7 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
       const written = { create: found !== undefined, update: found?.value === 'editado', delete: found === undefined }[write.action];
       expect(written, label).toBe(write.commits);
       if (write.commits && write.action !== 'delete') expect(killed[0]?.data, label).toEqual(found);
-      await expect(storage.changes.history(workSchedule.name, record.id), label).resolves.toEqual([...seeded, ...killed]);
+      await expect(storage.changes.history(workSchedule.name, record.id, 0, 1000), label).resolves.toEqual([...seeded, ...killed]);
     }
   });
 
@@ -218,7 +218,7 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     await expect(first.changes.prune(new Date(Date.now() + 60_000))).resolves.toBe(3);
     await expect(second.changes.read(1, 10)).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'cursorExpired');
     await expect(second.changes.read(0, 10)).resolves.toEqual([]);
-    await expect(first.changes.history(workSchedule.name, a.recordId)).resolves.toEqual([]);
+    await expect(first.changes.history(workSchedule.name, a.recordId, 0, 1000)).resolves.toEqual([]);
     const d = await insert(second, 'd');
     expect(d.id).toBe('4');
     await expect(first.changes.read(3, 10)).resolves.toEqual([d]);
@@ -241,7 +241,7 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
       await changes.insertOne(first);
       await outcomes.insertOne(outcome);
       // Behind the mark it is gone already, for a record's history as for the feed.
-      await expect(storage.changes.history(workSchedule.name, first.recordId)).resolves.toEqual([]);
+      await expect(storage.changes.history(workSchedule.name, first.recordId, 0, 1000)).resolves.toEqual([]);
       await expect(storage.changes.read(0, 10)).resolves.toEqual([]);
       await expect(storage.changes.prune(new Date(0))).resolves.toBe(0);
       await expect(changes.countDocuments({})).resolves.toBe(0);

@@ -62,26 +62,24 @@ export class MongoChangeLog implements ChangeLog {
         const changes = await this.#committedAfter(from, limit, signal);
         // Read after the changes: a prune marks before it removes, so a removal the read met shows here.
         const pruned = await this.protocol.prunedUpTo(signal);
+        if (after !== 0 && after < pruned) throw WorkplanError.cursorExpired(changeIdOf(after));
         if (from >= pruned) return changes;
-        if (after !== 0) throw WorkplanError.cursorExpired(changeIdOf(after));
         from = pruned;
       }
     });
   }
 
-  async history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]> {
+  async history(kind: string, recordId: string, after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
     return withinTimeLimit(this.#timeoutMS, options?.signal, async (signal) => {
-      const found = await guardDriverCall(() => this.#collections.changes.find({ kind, recordId }, { signal }).sort({ _id: 1 }).toArray());
-      // Read after the changes, as `read` does: a change behind the mark is gone, though a
-      // prune cut short before removing it left it in the collection.
-      const pruned = await this.protocol.prunedUpTo(signal);
-      const documents = found.filter((document) => document._id > pruned);
-      const outcomes = await this.#outcomesOf(documents, signal);
-      const committed: Change[] = [];
-      for (const document of documents) {
-        if ((await this.#outcome(document, outcomes, signal)) === true) committed.push(toChange(document));
+      // As `read` does: from the first change kept, checked against the mark read after the
+      // changes, as a change behind it is gone though a prune cut short left it in the collection.
+      for (let from = Math.max(after, await this.protocol.prunedUpTo(signal)); ; ) {
+        const changes = await this.#committedOfRecord({ kind, recordId }, from, limit, signal);
+        const pruned = await this.protocol.prunedUpTo(signal);
+        if (after !== 0 && after < pruned) throw WorkplanError.cursorExpired(changeIdOf(after));
+        if (from >= pruned) return changes;
+        from = pruned;
       }
-      return committed;
     });
   }
 
@@ -194,6 +192,34 @@ export class MongoChangeLog implements ChangeLog {
       if (batch.length < wanted) return found;
     }
     return found;
+  }
+
+  /**
+   * At most `limit` committed changes of one record after `after`, from the index on the
+   * record, up to the first one still undecided: its record refuses writes while it is, so
+   * nothing of the record follows it yet.
+   */
+  async #committedOfRecord(record: { kind: string; recordId: string }, after: number, limit: number, signal: AbortSignal): Promise<Change[]> {
+    const found: Change[] = [];
+    for (let last = after; ; ) {
+      const wanted = limit - found.length + READ_AHEAD;
+      const batch = await guardDriverCall(() =>
+        this.#collections.changes
+          .find({ ...record, _id: { $gt: last } }, { signal, maxTimeMS: this.#timeoutMS })
+          .sort({ _id: 1 })
+          .limit(wanted)
+          .toArray(),
+      );
+      const outcomes = await this.#outcomesOf(batch, signal);
+      for (const document of batch) {
+        const outcome = await this.#outcome(document, outcomes, signal);
+        if (outcome === undefined) return found;
+        last = document._id;
+        if (outcome) found.push(toChange(document));
+        if (found.length === limit) return found;
+      }
+      if (batch.length < wanted) return found;
+    }
   }
 
   /** At most `limit` change documents numbered after `after`, in order. */

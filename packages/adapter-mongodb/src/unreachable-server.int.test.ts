@@ -59,7 +59,7 @@ describe('MongoDB storage with no server', () => {
       storage.repositories.workSchedules.list({ skip: 0, limit: 10 }),
       storage.repositories.workSchedules.delete(deletionOf(workSchedule, record, new Date())),
       storage.changes.read(0, 10),
-      storage.changes.history(workSchedule.name, record.id),
+      storage.changes.history(workSchedule.name, record.id, 0, 1000),
       storage.ensureIndexes(),
     ]);
     const unavailable = results.map((result) => result.status === 'rejected' && isStorageUnavailable(result.reason));

@@ -46,7 +46,7 @@ describe('a file of schema version 3', () => {
     await expect(schedules.findById(kept.id)).resolves.toEqual(kept);
     await expect(schedules.count()).resolves.toBe(2);
     // What was written before the log existed has no change: its history starts with its next write.
-    await expect(storage.changes.history('workSchedule', kept.id)).resolves.toEqual([]);
+    await expect(storage.changes.history('workSchedule', kept.id, 0, 1000)).resolves.toEqual([]);
     await expect(storage.changes.read(0, 10)).resolves.toEqual([]);
 
     const renamed = await updateRecord(schedules, workSchedule, kept, { text: '12x60' });
@@ -54,6 +54,6 @@ describe('a file of schema version 3', () => {
     expect(renamed).toMatchObject({ id: '1', action: 'update', previous: kept });
     expect(deleted).toMatchObject({ id: '2', action: 'delete', previous: removed });
     await expect(storage.changes.read(0, 10)).resolves.toEqual([renamed, deleted]);
-    await expect(storage.changes.history('workSchedule', kept.id)).resolves.toEqual([renamed]);
+    await expect(storage.changes.history('workSchedule', kept.id, 0, 1000)).resolves.toEqual([renamed]);
   });
 });

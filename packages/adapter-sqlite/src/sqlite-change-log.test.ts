@@ -1,7 +1,9 @@
 import { workSchedule } from '@workplan/core';
 import { insertRecord, isSettled } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
-import { CHANGE_POLL_MS } from './sqlite-change-log.js';
+import { DatabaseSync } from './node-sqlite.js';
+import { migrate } from './schema.js';
+import { CHANGE_POLL_MS, HISTORY_SQL } from './sqlite-change-log.js';
 import { useTempFiles } from './test-support/temp-files.js';
 
 const files = useTempFiles();
@@ -37,5 +39,15 @@ describe('waiting for a change on SQLite', () => {
     const waiting = storage.changes.waitAfter(0, 60_000);
     await storage.close();
     expect(await isSettled(waiting)).toBe(true);
+  });
+});
+
+describe("a record's history on SQLite", () => {
+  it('reads a page as one range of the index on the record, in order, with no sort and no scan', () => {
+    const db = new DatabaseSync(':memory:');
+    migrate(db, ':memory:');
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${HISTORY_SQL}`).all('workSchedule', 'id', 0, 100).map((row) => String(row.detail));
+    db.close();
+    expect(plan).toEqual(['SEARCH changes USING INDEX changes_of_record (record_id=? AND rowid>?)']);
   });
 });

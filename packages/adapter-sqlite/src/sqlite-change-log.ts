@@ -22,6 +22,13 @@ function pruneSteps(before: Date): WriteStep[] {
   ];
 }
 
+/**
+ * A page of a record's history: kind ?1, record ?2, after ?3, limit ?4. The index on
+ * `record_id` holds the rowid (`sequence`) after it, so a page is one range of the index,
+ * in order, read no further than the limit.
+ */
+export const HISTORY_SQL = `SELECT ${CHANGE_COLUMNS} FROM changes WHERE record_id = ?2 AND kind = ?1 AND sequence > ?3 ORDER BY sequence LIMIT ?4`;
+
 /** Someone waiting for a change after `after`. */
 interface Waiter {
   readonly after: number;
@@ -52,7 +59,7 @@ export class SqliteChangeLog implements ChangeLog {
   constructor(db: DatabaseSync, writer: SqliteWriter = sameConnectionWriter(db)) {
     this.#writer = writer;
     this.#read = db.prepare(`SELECT ${CHANGE_COLUMNS} FROM changes WHERE sequence > ? ORDER BY sequence LIMIT ?`);
-    this.#history = db.prepare(`SELECT ${CHANGE_COLUMNS} FROM changes WHERE record_id = ?2 AND kind = ?1 ORDER BY sequence`);
+    this.#history = db.prepare(HISTORY_SQL);
     this.#pruned = db.prepare('SELECT sequence FROM changes_pruned');
     this.#last = db.prepare('SELECT coalesce(max(sequence), 0) FROM changes');
     for (const statement of [this.#read, this.#history, this.#pruned, this.#last]) statement.setReturnArrays(true);
@@ -61,16 +68,15 @@ export class SqliteChangeLog implements ChangeLog {
   async read(after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
     const rows = guardSqliteCall(() => this.#read.all(after, limit));
-    // Read after the page: a prune committed before the page was read shows here, so a page
-    // missing pruned changes is never answered (a prune after it took nothing from it). 0
-    // reads from the first change kept, whatever was pruned: a new follower's start.
-    if (after > 0 && after < guardSqliteCall(() => this.#number(this.#pruned))) throw WorkplanError.cursorExpired(changeIdOf(after));
+    this.#refuseExpired(after);
     return rows.map(changeOfRow);
   }
 
-  async history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]> {
+  async history(kind: string, recordId: string, after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
-    return guardSqliteCall(() => this.#history.all(kind, recordId)).map(changeOfRow);
+    const rows = guardSqliteCall(() => this.#history.all(kind, recordId, after, limit));
+    this.#refuseExpired(after);
+    return rows.map(changeOfRow);
   }
 
   /**
@@ -136,6 +142,16 @@ export class SqliteChangeLog implements ChangeLog {
       last = Infinity;
     }
     this.noteCommitted(last);
+  }
+
+  /**
+   * Refuses a page read from `after` once changes after it were pruned. Asked after the page:
+   * a prune committed before the page was read shows here, so a page missing pruned changes
+   * is never answered (a prune after it took nothing from it). 0 reads from the first change
+   * kept, whatever was pruned: a new follower's start.
+   */
+  #refuseExpired(after: number): void {
+    if (after > 0 && after < guardSqliteCall(() => this.#number(this.#pruned))) throw WorkplanError.cursorExpired(changeIdOf(after));
   }
 
   #stopPolling(): void {

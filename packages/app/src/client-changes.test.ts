@@ -56,6 +56,19 @@ describe('history', () => {
   it('rejects an id that never existed with NOT_FOUND', async () => {
     await expect(client.scales.history('0193d3c4-0000-7000-8000-00000000dead')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
+
+  it('reads a history longer than a page in pages, each once, and the whole of it', async () => {
+    let current = await client.scales.create({ value: 'escala 0' });
+    for (let n = 1; n <= 104; n += 1) current = await client.scales.update(current.id, { value: `escala ${String(n)}` });
+    const first = await client.scales.historyPage(current.id);
+    expect([first.changes.length, first.hasMore]).toEqual([20, true]);
+    const pages: string[][] = [];
+    for await (const page of client.scales.historyPages(current.id, { limit: 40 })) pages.push(page.changes.map((change) => change.data?.value ?? ''));
+    expect(pages.map((page) => page.length)).toEqual([40, 40, 25]);
+    const values = Array.from({ length: 105 }, (_, n) => `escala ${String(n)}`);
+    expect(pages.flat()).toEqual(values);
+    expect((await client.scales.history(current.id)).map((change) => change.data?.value)).toEqual(values);
+  });
 });
 
 describe('the feed', () => {

@@ -105,6 +105,36 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     await page.getByText('Nenhum registro contém o texto buscado.').waitFor();
   });
 
+  it('shows a long history a page at a time, loads the next pages on request, and adds a write once the last is shown', async () => {
+    const record = await colleague.create('costCenter', 'Garagem 0');
+    for (let n = 1; n <= 44; n += 1) await rename(record.id, `Garagem ${String(n)}`);
+    await openList(`#/centros-de-custo?q=${encodeURIComponent('Garagem 44')}`);
+    await page.getByRole('button', { name: 'Histórico de «Garagem 44»' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Histórico de «Garagem 44»' });
+    const entries = dialog.getByRole('listitem');
+    await expect.poll(() => entries.count()).toBe(20);
+    // A write while pages remain is on a later page: it does not jump the queue.
+    await rename(record.id, 'Garagem 45');
+    const more = dialog.getByRole('button', { name: 'Carregar mais alterações' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => entries.count()).toBe(40);
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Carregar mais alterações');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => entries.count()).toBe(46);
+    await more.waitFor({ state: 'detached' });
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Fechar');
+    const afters = await dialog.locator('li dd:last-of-type').allInnerTexts();
+    expect(afters).toEqual(Array.from({ length: 46 }, (_, n) => `«Garagem ${String(n)}»`));
+    // Every page shown: a colleague's next write joins at once.
+    await rename(record.id, 'Garagem 46');
+    await expect.poll(() => entries.count(), { timeout: 5_000 }).toBe(47);
+    expect(await entries.nth(46).innerText()).toMatch(/Depois\n«Garagem 46»$/u);
+    await expectAccessible(page, 'a long history, every page shown');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('reads the list again when a colleague writes, keeping the search, the order, the rows loaded and the scroll', async () => {
     const made: ApiRecord[] = [];
     for (let n = 1; n <= 30; n += 1) made.push(await opened.api.create('costCenter', `Obra ${String(n).padStart(2, '0')}`));

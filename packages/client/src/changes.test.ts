@@ -75,6 +75,47 @@ describe('history()', () => {
     expect(seen.map(({ url }) => url.pathname)).toEqual(['/api/v1/scale/a%2Fb/history', '/api/v1/costCenter/c/history']);
   });
 
+  it('reads every page of a long history, following the service\'s next link to the last page', async () => {
+    const pages = [
+      { body: { success: true, data: [scaleChange(1), scaleChange(4)] }, headers: { link: '</api/v1/scale/r/history?after=4&limit=1000>; rel="next"' } },
+      { body: { success: true, data: [scaleChange(9)] } },
+    ];
+    const { client, seen } = await clientAnswering((_, index) => pages[index] ?? failureAnswer(500, 'INTERNAL'));
+    expect((await client.scales.history('r')).map((change) => change.id)).toEqual(['1', '4', '9']);
+    expect(seen.map(({ url }) => url.pathname + url.search)).toEqual(['/api/v1/scale/r/history?limit=1000', '/api/v1/scale/r/history?after=4&limit=1000']);
+  });
+});
+
+describe('historyPage() and historyPages()', () => {
+  const linked = (ids: readonly number[], next?: string): FakeAnswer => ({
+    body: { success: true, data: ids.map((id) => scaleChange(id)) },
+    ...(next === undefined ? {} : { headers: { link: `<${next}>; rel="next"` } }),
+  });
+
+  it('asks for one page after a change, and gives the next page the Link names, or none on the last', async () => {
+    const answers = [linked([8, 9], '/api/v1/scale/r/history?after=9&limit=2'), linked([12])];
+    const { client, seen } = await clientAnswering((_, index) => answers[index] ?? failureAnswer(500, 'INTERNAL'));
+    const first = await client.scales.historyPage('r', { after: '7', limit: 2 });
+    expect([first.changes.map((change) => change.id), first.next, first.hasMore]).toEqual([['8', '9'], { after: '9', limit: 2 }, true]);
+    const last = await client.scales.historyPage('r', first.next);
+    expect([last.changes.map((change) => change.id), last.next, last.hasMore]).toEqual([['12'], undefined, false]);
+    expect(seen.map(({ url }) => url.pathname + url.search)).toEqual(['/api/v1/scale/r/history?after=7&limit=2', '/api/v1/scale/r/history?after=9&limit=2']);
+  });
+
+  it('walks every page from the first, as an async iterator, and a Link without limit keeps none', async () => {
+    const answers = [linked([1], '/api/v1/costCenter/c/history?after=1'), linked([2], '/api/v1/costCenter/c/history?after=2'), linked([3])];
+    const { client, seen } = await clientAnswering((_, index) => answers[index] ?? failureAnswer(500, 'INTERNAL'));
+    const walked: string[][] = [];
+    for await (const page of client.costCenters.historyPages('c')) walked.push(page.changes.map((change) => change.id));
+    expect(walked).toEqual([['1'], ['2'], ['3']]);
+    expect(seen.map(({ url }) => url.search)).toEqual(['', '?after=1', '?after=2']);
+  });
+
+  it('rejects a page of a history behind what the service keeps with a CursorExpiredError', async () => {
+    const { client } = await clientAnswering(() => failureAnswer(410, 'CURSOR_EXPIRED'));
+    await expect(client.scales.historyPage('r', { after: '1' })).rejects.toBeInstanceOf(CursorExpiredError);
+  });
+
   it('rejects an id that never existed with NOT_FOUND', async () => {
     const { client } = await clientAnswering(() => failureAnswer(404, 'NOT_FOUND'));
     await expect(client.costCenters.history('nunca')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });

@@ -1,6 +1,7 @@
 import { withCallPolicies, type CallDefaults, type CallOptions } from './call-policies.js';
 import { type RecordChange } from './changes.js';
 import { type Transport, type TransportAnswer } from './fetch-transport.js';
+import { historyPathOf, historyRequestOfLink, type HistoryPage, type HistoryRequest } from './history.js';
 import { listPathOf, pageOfLink, type PageRequest } from './list-request.js';
 import { type WorkplanRecord } from './records.js';
 
@@ -47,9 +48,19 @@ export interface ResourceClient<F extends string> {
   pages(first?: PageRequest<F>, options?: CallOptions): AsyncGenerator<Page<F>, void>;
   /** Deletes the record; rejects with code `NOT_FOUND` when there is none; with `ifMatch`, only while it is unchanged. */
   delete(id: string, options?: WriteOptions<F>): Promise<void>;
-  /** Every write of the record kept on record, oldest first, also after it was deleted; code `NOT_FOUND` for an id that never existed. */
+  /**
+   * Every write of the record kept on record, oldest first, also after it was deleted, read
+   * page by page (`historyPages`); code `NOT_FOUND` for an id that never existed.
+   */
   history(id: string, options?: CallOptions): Promise<RecordChange<F>[]>;
+  /** One page of the record's history, from its first change kept or after `page.after`, with the page that follows it. */
+  historyPage(id: string, page?: HistoryRequest, options?: CallOptions): Promise<HistoryPage<F>>;
+  /** Every page of the record's history from `first` (its first page when left out), following `next` to the end. */
+  historyPages(id: string, first?: HistoryRequest, options?: CallOptions): AsyncGenerator<HistoryPage<F>, void>;
 }
+
+/** The largest page of a history the service gives (its contract: 1 to 1000 changes). */
+const MAX_HISTORY_PAGE = 1000;
 
 // The tag of each record object this client returned; a record's JSON stays as the
 // service sends it, and a record dropped by the caller is dropped here too.
@@ -95,6 +106,18 @@ export function resourceClient<F extends string>(send: Transport, { singular, pl
     const next = answer.next === undefined ? undefined : pageOfLink<F>(plural, answer.next);
     return { records: answer.data as WorkplanRecord<F>[], next, hasMore: next !== undefined, total: answer.total };
   };
+  const historyPage = async (id: string, page?: HistoryRequest, options?: CallOptions): Promise<HistoryPage<F>> => {
+    const answer = await call(options, 'GET', historyPathOf(`${one(id)}/history`, page));
+    const next = answer.next === undefined ? undefined : historyRequestOfLink(answer.next);
+    return { changes: answer.data as RecordChange<F>[], next, hasMore: next !== undefined };
+  };
+  const historyPages = async function* (id: string, first?: HistoryRequest, options?: CallOptions): AsyncGenerator<HistoryPage<F>, void> {
+    for (let page: HistoryRequest | undefined = first ?? {}; page !== undefined; ) {
+      const read = await historyPage(id, page, options);
+      yield read;
+      page = read.next;
+    }
+  };
   return {
     create: (input, options) => record(call(options, 'POST', `/api/v1/${singular}`, input)),
     update: async (id, input, options) => record(call(options, 'PUT', one(id), input, ifMatchHeader(options))),
@@ -114,6 +137,13 @@ export function resourceClient<F extends string>(send: Transport, { singular, pl
     delete: async (id, options) => {
       await call(options, 'DELETE', one(id), undefined, ifMatchHeader(options));
     },
-    history: async (id, options) => (await call(options, 'GET', `${one(id)}/history`)).data as RecordChange<F>[],
+    history: async (id, options) => {
+      const changes: RecordChange<F>[] = [];
+      // The largest page: the fewest calls for a whole history.
+      for await (const page of historyPages(id, { limit: MAX_HISTORY_PAGE }, options)) changes.push(...page.changes);
+      return changes;
+    },
+    historyPage,
+    historyPages,
   };
 }

@@ -12,6 +12,7 @@ export { type CostCenter, type WorkplanRecord, type WorkSchedule } from './recor
 export { CursorExpiredError, WorkplanClientError, type FailureDetails, type FieldIssue } from './errors.js';
 export { fetchTransport, nextLinkOf, type Transport, type TransportAnswer } from './fetch-transport.js';
 export { type FollowOptions, type FollowRetry } from './follow.js';
+export { type HistoryPage, type HistoryRequest } from './history.js';
 export { type PageRequest, type SortOrder } from './list-request.js';
 
 export interface ClientOptions {

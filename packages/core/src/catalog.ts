@@ -1,10 +1,19 @@
 import { WorkplanError } from './errors.js';
+import { checkChangesPage } from './change-feed.js';
 import { creationOf, deletionOf, updateOf, type Change } from './change.js';
 import { type ChangeLog, type Clock, type IdGenerator, type Page, type ReadOptions, type RecordRepository } from './ports.js';
 import { CREATION_ORDER, cursorOf, orderOf, positionOf, readCursor, searchOf, type ListCursor } from './record-query.js';
 import { assembleRecord, type CatalogRecord, type RecordInput, type RecordKind } from './record.js';
 import { isAtExpectedRevision, type ExpectedRevisions } from './revision.js';
 import { checkText, uniquenessKey } from './text-rules.js';
+
+/**
+ * The changes of a record's history in one answer unless a page asks for more (up to
+ * `MAX_CHANGES_LIMIT`): fewer than the feed's, as a history is what a clerk's screen opens,
+ * and many opened at once must hold up the process's other requests little (the contract's
+ * "A record's history"; scripts/history-load.mjs measures it).
+ */
+export const DEFAULT_HISTORY_LIMIT = 20;
 
 /** The farthest a list may skip. */
 export const MAX_SKIP = 10_000_000;
@@ -53,6 +62,18 @@ export interface PageRequest {
   readonly sort?: string | undefined;
   readonly after?: unknown;
   readonly count?: boolean | undefined;
+}
+
+/** Which changes of a record to read: those after the change with id `after` (absent or `0`: from its first), at most `limit`. */
+export interface HistoryRequest {
+  readonly after?: string | undefined;
+  readonly limit?: number | undefined;
+}
+
+/** A page of a record's history, and the `after` of the next page while more follow. */
+export interface HistoryPage<F extends string> {
+  readonly changes: Change<F>[];
+  readonly next?: string;
 }
 
 /** Who makes a write: a name kept with its change (`Change.by`), such as an API key's name. */
@@ -158,14 +179,22 @@ export class Catalog<F extends string> {
   }
 
   /**
-   * Every change kept of the record with this id, oldest first, also after it was deleted;
+   * A page of the changes kept of the record with this id, oldest first, also after it was
+   * deleted: paged as the feed is (`checkChangesPage`, `DEFAULT_HISTORY_LIMIT` when no limit
+   * is asked), `next` set while more follow.
    * `notFound` when none is kept and no record has the id. A record stored before changes
    * were kept has none until its next write.
    */
-  async history(id: string, options?: ReadOptions): Promise<Change<F>[]> {
-    const changes = (await this.#changes.history(this.kind.name, id, options)) as Change<F>[];
-    if (changes.length === 0) await this.find(id, options);
-    return changes;
+  async history(id: string, request: HistoryRequest = {}, options?: ReadOptions): Promise<HistoryPage<F>> {
+    const { after, limit } = checkChangesPage(request, DEFAULT_HISTORY_LIMIT);
+    // One change more than asked tells whether a next page exists.
+    const changes = (await this.#changes.history(this.kind.name, id, after, limit + 1, options)) as Change<F>[];
+    if (changes.length === 0 && (after === 0 || (await this.#changes.history(this.kind.name, id, 0, 1, options)).length === 0)) {
+      await this.find(id, options);
+    }
+    if (changes.length <= limit) return { changes };
+    const page = changes.slice(0, limit);
+    return { changes: page, next: (page.at(-1) as Change<F>).id };
   }
 
   /**

@@ -2,7 +2,7 @@ import { changeIdOf, sequenceOf, type Change } from './change.js';
 import { WorkplanError } from './errors.js';
 import { type ChangeLog, type Clock, type ReadOptions } from './ports.js';
 
-/** The default and the largest number of changes in one answer. */
+/** The default and the largest number of changes in one answer of the feed; the largest of a record's history too. */
 export const DEFAULT_CHANGES_LIMIT = 100;
 export const MAX_CHANGES_LIMIT = 1000;
 /** The longest a read may wait for a change, in seconds. */
@@ -28,6 +28,22 @@ export interface ChangesPage {
   readonly changes: Change[];
   /** The id of the last change of the page, or the request's `after` when it is empty. */
   readonly next: string;
+}
+
+/**
+ * A page of changes as asked: the sequence after which it starts (`after`, absent: 0) and
+ * how many it holds at most (`limit`, absent: `defaultLimit`); `invalidQuery` for an
+ * `after` that is no change id or a `limit` out of its range. The feed and a record's
+ * history are paged alike.
+ */
+export function checkChangesPage(
+  request: { readonly after?: string | undefined; readonly limit?: number | undefined },
+  defaultLimit = DEFAULT_CHANGES_LIMIT,
+): { after: number; limit: number } {
+  const after = request.after === undefined ? 0 : sequenceOf(request.after);
+  const limit = request.limit ?? defaultLimit;
+  checkChangesLimit(limit);
+  return { after, limit };
 }
 
 /** Refuses (`invalidQuery`) a `wait` that is not a whole number of seconds from 1 to `MAX_CHANGES_WAIT_SECONDS`. */
@@ -60,9 +76,7 @@ export class ChangeFeed {
 
   /** A page of changes; `invalidQuery` for a bad request, `cursorExpired` when what followed `after` is no longer kept. */
   async read(request: ChangesRequest = {}, options?: ReadOptions): Promise<ChangesPage> {
-    const after = request.after === undefined ? 0 : sequenceOf(request.after);
-    const limit = request.limit ?? DEFAULT_CHANGES_LIMIT;
-    checkChangesLimit(limit);
+    const { after, limit } = checkChangesPage(request);
     const wait = request.wait;
     checkChangesWait(wait);
     const deadline = this.#clock.now().getTime() + (wait ?? 0) * 1000;

@@ -1,5 +1,16 @@
 /** @workplan/core: the domain of work schedules and cost centers, with no dependency at all. */
-export { Catalog, MAX_SKIP, checkPage, type CatalogOptions, type ListedPage, type PageRequest, type WriteOptions } from './catalog.js';
+export {
+  Catalog,
+  DEFAULT_HISTORY_LIMIT,
+  MAX_SKIP,
+  checkPage,
+  type CatalogOptions,
+  type HistoryPage,
+  type HistoryRequest,
+  type ListedPage,
+  type PageRequest,
+  type WriteOptions,
+} from './catalog.js';
 export {
   UNNAMED_WRITER,
   changeIdOf,

@@ -74,8 +74,13 @@ export interface ChangeLog {
    * not 0 and changes after it were removed by `prune`.
    */
   read(after: number, limit: number, options?: ReadOptions): Promise<Change[]>;
-  /** Every change kept of the record of kind `kind` with id `recordId`, oldest first. */
-  history(kind: string, recordId: string, options?: ReadOptions): Promise<Change[]>;
+  /**
+   * At most `limit` changes kept of the record of kind `kind` with id `recordId`, numbered
+   * after `after` (a change's sequence, of any record; 0: from its first change kept), oldest
+   * first; `cursorExpired` as `read`. A page costs what it holds, not the record's whole
+   * history: a storage reads it from an index on the record, from `after` on.
+   */
+  history(kind: string, recordId: string, after: number, limit: number, options?: ReadOptions): Promise<Change[]>;
   /**
    * Resolves once a change after `after` may have been committed, after `waitMs` at the
    * latest, or when `options.signal` aborts (never rejecting for either): the caller reads

@@ -19,6 +19,9 @@ const at = (minute: number): Date => new Date(Date.UTC(2026, 10, 22, 14, minute)
 /** The changes of `log` from its start, every one of them (as many as a test makes). */
 const everyChange = (log: ChangeLog, after = 0): Promise<Change[]> => log.read(after, 1000);
 
+/** Every change kept of a record (as many as a test makes): one page from its start. */
+const wholeHistory = (log: ChangeLog, kind: string, recordId: string): Promise<Change[]> => log.history(kind, recordId, 0, 1000);
+
 /** The sequence numbers of `changes`, in their order. */
 const sequencesOf = (changes: readonly Change[]): number[] => changes.map((change) => sequenceOf(change.id));
 
@@ -105,12 +108,48 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
       await insert({ text: 'Portaria' });
       const renamed = await updateRecord(repositories.workSchedules, workSchedule, record, { text: 'Limpeza', updatedAt: at(2) });
       await deleteRecord(repositories.workSchedules, workSchedule, renamed?.data as Schedule);
-      const history = await log.history('workSchedule', record.id);
+      const history = await wholeHistory(log, 'workSchedule', record.id);
       expect(history.map((change) => change.action)).toEqual(['create', 'update', 'delete']);
       expect(history.every((change) => change.recordId === record.id)).toBe(true);
       expect(history[1]).toMatchObject({ previous: record, data: { value: 'Limpeza' } });
-      await expect(log.history('costCenter', record.id)).resolves.toEqual([]);
-      await expect(log.history('workSchedule', '00000000-0000-7000-8000-000000000000')).resolves.toEqual([]);
+      await expect(wholeHistory(log, 'costCenter', record.id)).resolves.toEqual([]);
+      await expect(wholeHistory(log, 'workSchedule', '00000000-0000-7000-8000-000000000000')).resolves.toEqual([]);
+    });
+
+    it("pages a record's history: at most the limit, after a change of the log, oldest first", async () => {
+      const record = await insert({ text: 'v0', createdAt: at(1) });
+      let current = record;
+      for (let n = 1; n <= 6; n += 1) {
+        // Another record's changes between them: `after` is a number of the whole log.
+        await insert({ text: `outra ${String(n)}` });
+        const change = await updateRecord(repositories.workSchedules, workSchedule, current, { text: `v${String(n)}`, updatedAt: at(1 + n) });
+        current = change?.data as Schedule;
+      }
+      const all = await wholeHistory(log, 'workSchedule', record.id);
+      expect(all.map((change) => change.data?.value)).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6']);
+      await expect(log.history('workSchedule', record.id, 0, 3)).resolves.toEqual(all.slice(0, 3));
+      const third = sequenceOf((all[2] as Change).id);
+      await expect(log.history('workSchedule', record.id, third, 3)).resolves.toEqual(all.slice(3, 6));
+      // A number between two of the record's changes, such as another record's: the page starts at the next one of the record.
+      await expect(log.history('workSchedule', record.id, third + 1, 2)).resolves.toEqual(all.slice(3, 5));
+      await expect(log.history('workSchedule', record.id, sequenceOf((all[5] as Change).id), 10)).resolves.toEqual(all.slice(6));
+      await expect(log.history('workSchedule', record.id, sequenceOf((all[6] as Change).id), 10)).resolves.toEqual([]);
+      await expect(log.history('workSchedule', record.id, sequenceOf((all[6] as Change).id) + 1000, 10)).resolves.toEqual([]);
+      await expect(log.history('costCenter', record.id, 0, 10)).resolves.toEqual([]);
+    });
+
+    it("reads a record's history on from the last change of a page, one at a time, to its end", async () => {
+      const record = await insert({ text: 'p0' });
+      let current = record;
+      for (let n = 1; n <= 4; n += 1) current = (await updateRecord(repositories.workSchedules, workSchedule, current, { text: `p${String(n)}` }))?.data as Schedule;
+      const walked: Change[] = [];
+      for (let page = await log.history('workSchedule', record.id, 0, 1); page.length > 0; ) {
+        expect(page).toHaveLength(1);
+        walked.push(...page);
+        page = await log.history('workSchedule', record.id, sequenceOf((page.at(-1) as Change).id), 1);
+      }
+      await expect(wholeHistory(log, 'workSchedule', record.id)).resolves.toEqual(walked);
+      expect(walked).toHaveLength(5);
     });
 
     it('keeps what it stores apart from what callers hold', async () => {
@@ -224,7 +263,7 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
         }
         // A new follower starts from the first change kept.
         await expect(log.read(0, 10)).resolves.toEqual([firstKept]);
-        await expect(log.history('workSchedule', old.id)).resolves.toEqual([]);
+        await expect(wholeHistory(log, 'workSchedule', old.id)).resolves.toEqual([]);
         await expect(log.prune(at(10))).resolves.toBe(0);
         await expect(log.prune(at(59))).resolves.toBe(1);
         const next = await insert({ text: 'depois', createdAt: at(40) });
@@ -239,11 +278,23 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
         const second = await updateRecord(repositories.workSchedules, workSchedule, first?.data as Schedule, { text: 'turno C', updatedAt: at(20) });
         const third = await updateRecord(repositories.workSchedules, workSchedule, second?.data as Schedule, { text: 'turno D', updatedAt: at(40) });
         await expect(log.prune(at(10))).resolves.toBe(2);
-        await expect(log.history('workSchedule', record.id)).resolves.toEqual([second, third]);
+        await expect(wholeHistory(log, 'workSchedule', record.id)).resolves.toEqual([second, third]);
         await expect(log.prune(at(30))).resolves.toBe(1);
-        await expect(log.history('workSchedule', record.id)).resolves.toEqual([third]);
+        await expect(wholeHistory(log, 'workSchedule', record.id)).resolves.toEqual([third]);
         const deleted = await deleteRecord(repositories.workSchedules, workSchedule, third?.data as Schedule);
-        await expect(log.history('workSchedule', record.id)).resolves.toEqual([third, deleted]);
+        await expect(wholeHistory(log, 'workSchedule', record.id)).resolves.toEqual([third, deleted]);
+      });
+
+      it("refuses a page of a record's history after a change no longer kept, and pages from the first kept", async () => {
+        const record = await insert({ text: 'turno A', createdAt: at(1) });
+        const first = await updateRecord(repositories.workSchedules, workSchedule, record, { text: 'turno B', updatedAt: at(5) });
+        const second = await updateRecord(repositories.workSchedules, workSchedule, first?.data as Schedule, { text: 'turno C', updatedAt: at(20) });
+        await expect(log.prune(at(10))).resolves.toBe(2);
+        const gone = sequenceOf(first?.id);
+        await expect(log.history('workSchedule', record.id, gone - 1, 10)).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'cursorExpired');
+        // From the last change removed, nothing was missed.
+        await expect(log.history('workSchedule', record.id, gone, 10)).resolves.toEqual([second]);
+        await expect(log.history('workSchedule', record.id, 0, 10)).resolves.toEqual([second]);
       });
 
       it('removes nothing when called off before it starts, rejecting with the reason', async () => {
@@ -261,9 +312,9 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
         const first = await updateRecord(repositories.workSchedules, workSchedule, record, { text: 'turno B', updatedAt: at(2) });
         const second = await updateRecord(repositories.workSchedules, workSchedule, first?.data as Schedule, { text: 'turno C', updatedAt: at(3) });
         await expect(log.prune(at(10))).resolves.toBe(3);
-        await expect(log.history('workSchedule', record.id)).resolves.toEqual([]);
+        await expect(wholeHistory(log, 'workSchedule', record.id)).resolves.toEqual([]);
         const next = await updateRecord(repositories.workSchedules, workSchedule, second?.data as Schedule, { text: 'turno D', updatedAt: at(20) });
-        await expect(log.history('workSchedule', record.id)).resolves.toEqual([next]);
+        await expect(wholeHistory(log, 'workSchedule', record.id)).resolves.toEqual([next]);
       });
     });
   });

@@ -18,11 +18,11 @@ export interface ChangesTools {
   readonly end: () => Promise<string>;
   /** Every change committed after `after`, read page by page. */
   readonly since: (after: string) => Promise<Json[]>;
-  /** The history of a record, after checking the answer. */
+  /** The history of a record, every page of it, after checking each answer. */
   readonly history: (singular: string, id: string) => Promise<Json[]>;
 }
 
-/** The most pages a walk of the feed follows before it counts as a loop. */
+/** The most pages a walk of the feed or of a history follows before it counts as a loop. */
 const MAX_PAGES = 1000;
 
 export function changesTools(call: ContractCall): ChangesTools {
@@ -49,6 +49,15 @@ export function changesTools(call: ContractCall): ChangesTools {
       if (last !== undefined) known = String(last.id);
       return known;
     },
-    history: async (singular, id) => dataOf(await call({ path: `/api/v1/${singular}/${encodeURIComponent(id)}/history` }), 200) as Json[],
+    history: async (singular, id) => {
+      const changes: Json[] = [];
+      for (let path: string | undefined = `/api/v1/${singular}/${encodeURIComponent(id)}/history`, pages = 0; path !== undefined; pages += 1) {
+        if (pages === MAX_PAGES) throw new Error(`the history did not end within ${MAX_PAGES} pages`);
+        const answer = await call({ path });
+        changes.push(...(dataOf(answer, 200) as Json[]));
+        path = nextLinkOf(answer);
+      }
+      return changes;
+    },
   };
 }

@@ -5,8 +5,8 @@ import { contractResources, dataOf, expectProblem, nextLinkOf, uniqueText, type 
 
 const [scale, costCenter] = contractResources;
 
-/** Query strings, written out byte for byte, that the feed does not take. */
-const badQueries: readonly (readonly [string, string])[] = [
+/** Query strings, written out byte for byte, that neither the feed nor a record's history takes: a bad page. */
+export const badPageQueries: readonly (readonly [string, string])[] = [
   ['an after that is no change id', 'after=x'],
   ['a negative after', 'after=-1'],
   ['an after with a leading zero', 'after=01'],
@@ -20,16 +20,21 @@ const badQueries: readonly (readonly [string, string])[] = [
   ['an empty limit', 'limit='],
   ['a limit with a space', 'limit=%2010'],
   ['a limit of many digits', `limit=${'9'.repeat(30)}`],
+  ['after twice', 'after=1&after=1'],
+  ['limit twice', 'limit=1&limit=2'],
+  ['after as an array', 'after[]=1'],
+  ['limit as an object', 'limit[a]=1'],
+  ['an after that is not UTF-8', 'after=%FF'],
+];
+
+/** Query strings, written out byte for byte, that the feed does not take. */
+const badQueries: readonly (readonly [string, string])[] = [
+  ...badPageQueries,
   ['wait=0', 'wait=0'],
   ['wait=31', 'wait=31'],
   ['a wait with a fraction', 'wait=1.5'],
   ['a wait in milliseconds', 'wait=1000ms'],
-  ['after twice', 'after=1&after=1'],
-  ['limit twice', 'limit=1&limit=2'],
   ['wait twice', 'wait=1&wait=1'],
-  ['after as an array', 'after[]=1'],
-  ['limit as an object', 'limit[a]=1'],
-  ['an after that is not UTF-8', 'after=%FF'],
 ];
 
 /** The contract's revision 4, "Changes": the feed in commit order, its long poll, its event stream and its refusals. */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { badPageQueries } from './http-changes.js';
 import { changesTools, nameOfUnnamedKey, type Json } from './http-changes-tools.js';
-import { contractResources, dataOf, expectProblem, uniqueText, type ContractCall, type ServiceUnderTest } from './http-contract-data.js';
+import { contractResources, dataOf, expectProblem, nextLinkOf, uniqueText, type ContractCall, type ServiceUnderTest } from './http-contract-data.js';
 
 const MISSING_ID = '00000000-0000-7000-8000-000000000000';
 
-/** The contract's revision 4, "History": every successful write kept, in order, with who, when, after and before; none for a refused one. */
+/** The contract's revision 4, "History": every successful write kept, in order, with who, when, after and before; none for a refused one; in pages as the feed. */
 export function describeHistory(service: () => ServiceUnderTest, call: ContractCall): void {
   const { end, since, history } = changesTools(call);
 
@@ -29,6 +30,65 @@ export function describeHistory(service: () => ServiceUnderTest, call: ContractC
       expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
       expect(Date.parse(String(changes[2]?.at))).toBeGreaterThan(Date.parse(String(updated.updatedAt)));
       expectProblem(await call({ path: one(id) }), 404, 'NOT_FOUND', messages.find);
+    });
+
+    /** A record created, then updated `updates` times, each time after a write of another record. */
+    const recordWith = async (updates: number): Promise<string> => {
+      const id = String((await create()).id);
+      for (let n = 0; n < updates; n += 1) {
+        await create();
+        dataOf(await call({ method: 'PUT', path: one(id), json: { [field]: uniqueText() } }), 200);
+      }
+      return id;
+    };
+
+    it('answers in pages of limit, oldest first, each with Link to the next while more follow, the last without', async () => {
+      const id = await recordWith(4);
+      const first = await call({ path: `${one(id)}/history?limit=2` });
+      const [a, b] = dataOf(first, 200) as Json[];
+      expect([a?.action, b?.action]).toEqual(['create', 'update']);
+      expect(first.headers.link).toBe(`</api/v1/${singular}/${id}/history?after=${String(b?.id)}&limit=2>; rel="next"`);
+      const second = await call({ path: nextLinkOf(first) ?? '' });
+      const third = await call({ path: nextLinkOf(second) ?? '' });
+      expect((dataOf(second, 200) as Json[]).length).toBe(2);
+      expect(dataOf(third, 200) as Json[]).toHaveLength(1);
+      expect(third.headers.link).toBeUndefined();
+      const walked = [first, second, third].flatMap((answer) => dataOf(answer, 200) as Json[]);
+      expect(walked.map((change) => change.recordId)).toEqual([id, id, id, id, id]);
+      const numbers = walked.map((change) => Number(change.id));
+      expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
+      expect(new Set(numbers).size).toBe(5);
+      // After a change that is not the record's: the page starts at its next one.
+      const between = await call({ path: `${one(id)}/history?after=${String(Number(b?.id) + 1)}&limit=1` });
+      expect(dataOf(between, 200)).toEqual([walked[2]]);
+      // HEAD carries the same Link; a page that ends at the last change has none; past it, [].
+      const head = await call({ method: 'HEAD', path: `${one(id)}/history?limit=2` });
+      expect([head.status, head.headers.link]).toEqual([200, first.headers.link]);
+      expect((await call({ path: `${one(id)}/history?limit=5` })).headers.link).toBeUndefined();
+      const past = await call({ path: `${one(id)}/history?after=${String(walked[4]?.id)}` });
+      expect([dataOf(past, 200), past.headers.link]).toEqual([[], undefined]);
+    });
+
+    it('answers 20 changes at most without limit, and its Link keeps no limit', async () => {
+      const id = await recordWith(20);
+      const answer = await call({ path: `${one(id)}/history`, key: service().readKey });
+      const page = dataOf(answer, 200) as Json[];
+      expect(page).toHaveLength(20);
+      expect(nextLinkOf(answer)).toBe(`/api/v1/${singular}/${id}/history?after=${String(page.at(-1)?.id)}`);
+      const rest = await call({ path: nextLinkOf(answer) ?? '' });
+      expect((dataOf(rest, 200) as Json[]).map((change) => change.action)).toEqual(['update']);
+      expect(dataOf(await call({ path: `${one(id)}/history?limit=1000` }), 200) as Json[]).toHaveLength(21);
+    });
+
+    it.each(badPageQueries)('refuses %s with 400 INVALID_QUERY and the find message', async (_label, query) => {
+      const id = await recordWith(0);
+      expectProblem(await call({ path: `${one(id)}/history?${query}` }), 400, 'INVALID_QUERY', messages.find);
+    });
+
+    it('ignores a wait and other parameters, and answers 404 for an id that never was from any after', async () => {
+      const id = await recordWith(0);
+      expect(dataOf(await call({ path: `${one(id)}/history?wait=abc&x=1` }), 200) as Json[]).toHaveLength(1);
+      expectProblem(await call({ path: `${one(MISSING_ID)}/history?after=1&limit=5` }), 404, 'NOT_FOUND', messages.find);
     });
 
     it('names the key that wrote, and answers a read key', async () => {

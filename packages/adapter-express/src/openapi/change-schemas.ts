@@ -1,4 +1,4 @@
-import { AFTER_PATTERN, MAX_CHANGES_LIMIT, MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
+import { AFTER_PATTERN, DEFAULT_CHANGES_LIMIT, DEFAULT_HISTORY_LIMIT, MAX_CHANGES_LIMIT, MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
 import { type ResourceDescription } from '../resources.js';
 import { EXAMPLE_ID, ref, type Json } from './json.js';
 
@@ -64,12 +64,25 @@ export function exampleChanges(resource: ResourceDescription, first: number): Js
   ];
 }
 
-/** The query and header parameters of `/changes`. */
-export function changesParameters(): Json[] {
-  const query = (name: string, description: string, pattern: string, example: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', pattern }, example });
+const query = (name: string, description: string, pattern: string, example: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', pattern }, example });
+
+/** The page of the feed or of a history: `after`, and `limit` with its default. */
+function pageParameters(defaultLimit: number): Json[] {
   return [
     query('after', 'A alteração depois da qual ler (exclusiva), tirada do `Link: rel="next"` ou do `id` da última lida; sem ela, ou `0`, desde o começo do que é guardado.', AFTER_PATTERN, '41'),
-    query('limit', `Quantas alterações no máximo: 1 a ${MAX_CHANGES_LIMIT}; 100 sem ele.`, LIMIT_PATTERN, '100'),
+    query('limit', `Quantas alterações no máximo: 1 a ${MAX_CHANGES_LIMIT}; ${defaultLimit} sem ele.`, LIMIT_PATTERN, String(defaultLimit)),
+  ];
+}
+
+/** The parameters of a record's history: a page as the feed's, with a default of its own (it never waits). */
+export function historyParameters(): Json[] {
+  return pageParameters(DEFAULT_HISTORY_LIMIT);
+}
+
+/** The query and header parameters of `/changes`. */
+export function changesParameters(): Json[] {
+  return [
+    ...pageParameters(DEFAULT_CHANGES_LIMIT),
     query(
       'wait',
       `Segundos (1 a ${MAX_CHANGES_WAIT_SECONDS}) a segurar a resposta enquanto nada segue \`after\`: ela volta assim que uma alteração é gravada, ou com \`data: []\` no fim do prazo.`,

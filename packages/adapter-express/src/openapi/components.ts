@@ -128,6 +128,12 @@ const headers: Record<string, Json> = {
       '(o mesmo `after` quando ela vem vazia): `</api/v1/changes?after=42&wait=30>; rel="next"`.',
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
   },
+  HistoryLink: {
+    description:
+      'Enquanto seguem mais alterações do registro: a próxima página, com o mesmo `limit` e o `after` da última alteração ' +
+      'da página: `</api/v1/scale/{id}/history?after=42&limit=50>; rel="next"`. Ausente na última página.',
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
   XTotalCount: {
     description: 'Só com `count=true`: quantos registros atendem a `q` (todos, sem `q`), não só os da página.',
     schema: { type: 'string', pattern: DIGITS_PATTERN },

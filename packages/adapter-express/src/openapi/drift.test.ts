@@ -172,6 +172,12 @@ describe('every answer agrees with openapi.json', () => {
     for (const method of ['GET', 'HEAD']) {
       await exchange(method, `${one}/${id}/history`);
       await exchange(method, `${one}/nao-existe/history`);
+      // A history in pages: the Link of the next, and the feed's refusals of a page.
+      const first = await exchange(method, `${one}/${id}/history?limit=1`);
+      const next = /^<([^>]+)>/u.exec(String(first.headers.link ?? ''))?.[1];
+      expect(next).toBeDefined();
+      await exchange(method, next ?? '');
+      for (const bad of ['after=x', 'limit=0', 'limit=1&limit=1']) await exchange(method, `${one}/${id}/history?${bad}`);
       await exchange(method, `${one}/${id}`);
       await exchange(method, `${one}/${id}`, { headers: { 'if-none-match': current } });
       await exchange(method, `${one}/nao-existe`);
@@ -217,6 +223,11 @@ describe('every answer agrees with openapi.json', () => {
     // Last: every change is pruned, and reading from before them is answered 410.
     await storage.changes.prune(new Date(Date.now() + 60_000));
     for (const method of ['GET', 'HEAD']) expect((await exchange(method, '/api/v1/changes?after=1')).status).toBe(410);
+    // And a page of a record's history from before them too, on each resource.
+    for (const { singular, field } of describedResources) {
+      const recordId = ((await exchange('POST', `/api/v1/${singular}`, { json: { [field]: uniqueText() } })).json as { data: { id: string } }).data.id;
+      for (const method of ['GET', 'HEAD']) expect((await exchange(method, `/api/v1/${singular}/${recordId}/history?after=1`)).status).toBe(410);
+    }
   });
 
   it('the webhooks: where each subscription stands, for any key', async () => {

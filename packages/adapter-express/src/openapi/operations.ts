@@ -1,7 +1,7 @@
 import { checkPage, DEFAULT_MAX_PAGE_SIZE, orderOf } from '@workplan/core';
 import { type ErrorCode } from '../problems.js';
 import { type ResourceDescription } from '../resources.js';
-import { exampleChanges } from './change-schemas.js';
+import { exampleChanges, historyParameters } from './change-schemas.js';
 import { EXAMPLE_ID, ref, type Json } from './json.js';
 import { errorResponses, failuresOf, thrownBy } from './error-responses.js';
 import { listQueryParameters } from './list-query.js';
@@ -103,11 +103,16 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
     options: optionsOperation(`options${name}s${suffix}`, tags, ['GET'], parameters),
   });
   const created = success(`${capitalized(theOne)} ${agree('criada', 'criado')}.`, ref('schemas', `${name}Envelope`), { success: true, data: record }, { Location: ref('headers', 'Location'), ...entityTag });
+  const historyLink = { Link: ref('headers', 'HistoryLink') };
   const history = success(
-    `As alterações ${agree('da', 'do')} ${resource.one}, das mais antigas às mais novas, também depois de ${agree('apagada', 'apagado')}.`,
+    `Uma página das alterações ${agree('da', 'do')} ${resource.one}, das mais antigas às mais novas, também depois de ${agree('apagada', 'apagado')}: ` +
+      'paginada como `/changes`, por `after` e `limit`, com `Link` para a próxima enquanto há mais.',
     ref('schemas', `${name}HistoryEnvelope`),
     { success: true, data: exampleChanges(resource, 41) },
+    historyLink,
   );
+  const historyQuery = { parameters: historyParameters() };
+  const historyFailures: readonly ErrorCode[] = ['NOT_FOUND', 'INVALID_QUERY', 'CURSOR_EXPIRED'];
   const deleted = success(`${capitalized(theOne)} foi ${agree('apagada', 'apagado')}.`, ref('schemas', 'Success'), { success: true });
 
   return {
@@ -125,8 +130,8 @@ export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): 
     },
     [`${base}/${singular}/{id}/history`]: {
       parameters: [ref('parameters', 'id')],
-      get: operation(`history${name}`, `Retorna o histórico de ${aOne}`, messages.find, ['NOT_FOUND'], { '200': history }),
-      head: head(`headHistory${name}`, messages.find, ['NOT_FOUND']),
+      get: operation(`history${name}`, `Retorna o histórico de ${aOne}, em páginas`, messages.find, historyFailures, { '200': history }, historyQuery),
+      head: head(`headHistory${name}`, messages.find, historyFailures, historyLink, historyQuery),
       options: optionsOperation(`optionsHistory${name}`, tags, ['GET'], ['id']),
     },
     [`${base}/${plural}`]: list('', `Lista ${theMany} (até o máximo da página)`, [], []),

@@ -12,36 +12,74 @@ interface Props {
   readonly onClose: () => void;
 }
 
-/** A record's history in a modal dialog: each write, oldest first, who made it and when, the text before and after. */
+/** What the dialog shows: the changes read so far, oldest first, and the `after` of the next page while more follow. */
+interface Shown {
+  readonly changes: readonly RecordChange[];
+  readonly next: string | undefined;
+}
+
+/**
+ * A record's history in a modal dialog: each write, oldest first, who made it and when, the
+ * text before and after. The service answers it a page at a time: the first page shows at
+ * once, and the clerk loads the next ones, as a list's.
+ */
 export function RecordHistory({ resource, records, record, onClose }: Props) {
   const { live } = useServices();
   const reading = useOperation();
-  const [changes, setChanges] = useState<readonly RecordChange[] | undefined>(undefined);
+  const [shown, setShown] = useState<Shown | undefined>(undefined);
+  // What the live listener reads: the state of the last render.
+  const latest = useRef<Shown | undefined>(undefined);
+  latest.current = shown;
   const dialog = useRef<HTMLDialogElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
   const titleId = useId();
 
-  const read = async () => {
-    const found = await reading.run(() => records.history(record.id));
-    if (found !== undefined) setChanges(found);
+  /** Reads the page after `after` (the first without it) and shows it after what is shown, each change once. */
+  const readFrom = async (after: string | undefined) => {
+    const page = await reading.run(() => records.historyPage(record.id, after === undefined ? {} : { after }));
+    if (page === undefined) return undefined;
+    setShown((before) => {
+      const had = after === undefined || before === undefined ? [] : before.changes;
+      const added = page.changes.filter((change) => !had.some((kept) => kept.id === change.id));
+      return { changes: [...had, ...added], next: page.next?.after };
+    });
+    return page;
+  };
+  /** Reads on from what is shown: the next page, or, when every page was read, what came after the last change. */
+  const readOn = () => {
+    const now = latest.current;
+    return readFrom(now === undefined ? undefined : (now.next ?? now.changes.at(-1)?.id));
+  };
+  const loadMore = async () => {
+    const page = await readOn();
+    // The button goes with the last page: the focus goes to the dialog's other button, not to the page behind.
+    if (page !== undefined && page.next === undefined) closeButton.current?.focus();
   };
   useEffect(() => {
-    const shown = dialog.current;
-    shown?.showModal();
-    void read();
-    return () => shown?.close();
+    const opened = dialog.current;
+    opened?.showModal();
+    void readFrom(undefined);
+    return () => opened?.close();
   }, []);
-  // A colleague's write while the dialog is open joins the history at once.
+  // A colleague's write while the dialog is open joins the history at once, when its last page is shown (else a later page holds it).
   useEffect(
     () =>
       live.listen((change) => {
-        if (change === undefined) void read();
-        else if (change.resource === resource.name && change.recordId === record.id) {
-          setChanges((before) => (before === undefined || before.some((had) => had.id === change.id) ? before : [...before, change]));
+        // The feed came back after a break: what was missed follows the last change shown.
+        if (change === undefined) {
+          if (latest.current?.next === undefined) void readOn();
+        } else if (change.resource === resource.name && change.recordId === record.id) {
+          setShown((before) =>
+            before === undefined || before.next !== undefined || before.changes.some((had) => had.id === change.id)
+              ? before
+              : { ...before, changes: [...before.changes, change] },
+          );
         }
       }),
     [live, resource, record.id],
   );
 
+  const changes = shown?.changes;
   const textOf = (version: AnyRecord | null) => (version === null ? words.historyNothing : quoted(resource.textOf(version)));
   return (
     <dialog
@@ -54,7 +92,7 @@ export function RecordHistory({ resource, records, record, onClose }: Props) {
       }}
     >
       <h2 id={titleId}>{words.historyOf(resource.textOf(record))}</h2>
-      <FailureNotice failure={reading.failure} resource={resource} onRetry={() => void read()} />
+      <FailureNotice failure={reading.failure} resource={resource} onRetry={() => void readOn()} />
       {changes === undefined && reading.busy && <p>{words.historyLoading}</p>}
       {changes?.length === 0 && <p>{words.historyEmpty}</p>}
       {changes !== undefined && changes.length > 0 && <p class="zone">{words.inTimeZone}</p>}
@@ -80,7 +118,13 @@ export function RecordHistory({ resource, records, record, onClose }: Props) {
         </ol>
       )}
       <div class="buttons">
-        <button type="button" class="secondary" autofocus onClick={onClose}>
+        {shown?.next !== undefined && (
+          // Not disabled while it loads: a disabled button would drop the focus, as the list's.
+          <button type="button" class="secondary" aria-disabled={reading.busy} onClick={() => void (reading.busy ? undefined : loadMore())}>
+            {reading.busy ? words.loading : words.historyMore}
+          </button>
+        )}
+        <button type="button" ref={closeButton} class="secondary" autofocus onClick={onClose}>
           {words.historyClose}
         </button>
       </div>

@@ -1,5 +1,7 @@
 import {
   type CallOptions,
+  type HistoryPage,
+  type HistoryRequest,
   type Page,
   type PageRequest,
   type RecordChange,
@@ -25,6 +27,7 @@ export interface Records {
   pages(first?: PageRequest, options?: CallOptions): AsyncGenerator<Page<string>, void>;
   delete(id: string, options?: WriteOptions): Promise<void>;
   history(id: string, options?: CallOptions): Promise<RecordChange[]>;
+  historyPage(id: string, page?: HistoryRequest, options?: CallOptions): Promise<HistoryPage<string>>;
 }
 
 /** What the console knows of a resource: where it lives in the page, its words, its field. */
@@ -63,6 +66,7 @@ function recordsOf<F extends string>(resource: ResourceClient<F>, field: F): Rec
     pages: (first, options) => resource.pages(first as PageRequest<F> | undefined, options),
     delete: (id, options) => resource.delete(id, write(options)),
     history: (id, options) => resource.history(id, options),
+    historyPage: (id, page, options) => resource.historyPage(id, page, options),
   };
 }
 

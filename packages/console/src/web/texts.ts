@@ -188,6 +188,7 @@ export const words = {
   historyLoading: 'Carregando o histórico…',
   historyEmpty: 'Nenhuma alteração registrada.',
   historyClose: 'Fechar',
+  historyMore: 'Carregar mais alterações',
   historyActions: { create: 'Criação', update: 'Alteração', delete: 'Exclusão' },
   historyWho: 'Quem',
   historyWhen: 'Quando',
