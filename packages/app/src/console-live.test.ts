@@ -109,8 +109,8 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     const record = await colleague.create('costCenter', 'Garagem 0');
     for (let n = 1; n <= 44; n += 1) await rename(record.id, `Garagem ${String(n)}`);
     await openList(`#/centros-de-custo?q=${encodeURIComponent('Garagem 44')}`);
-    await page.getByRole('button', { name: 'Histórico de «Garagem 44»' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Histórico de «Garagem 44»' });
+    await page.getByRole('button', { name: 'Histórico de “Garagem 44”' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Histórico de “Garagem 44”' });
     const entries = dialog.getByRole('listitem');
     await expect.poll(() => entries.count()).toBe(20);
     // A write while pages remain is on a later page: it does not jump the queue.
@@ -125,11 +125,11 @@ describeInChromium('the console\'s history and live lists, in Chromium', () => {
     await more.waitFor({ state: 'detached' });
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Fechar');
     const afters = await dialog.locator('li dd:last-of-type').allInnerTexts();
-    expect(afters).toEqual(Array.from({ length: 46 }, (_, n) => `«Garagem ${String(n)}»`));
+    expect(afters).toEqual(Array.from({ length: 46 }, (_, n) => `“Garagem ${String(n)}”`));
     // Every page shown: a colleague's next write joins at once.
     await rename(record.id, 'Garagem 46');
     await expect.poll(() => entries.count(), { timeout: 5_000 }).toBe(47);
-    expect(await entries.nth(46).innerText()).toMatch(/Depois\n«Garagem 46»$/u);
+    expect(await entries.nth(46).innerText()).toMatch(/Depois\n“Garagem 46”$/u);
     await expectAccessible(page, 'a long history, every page shown');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
