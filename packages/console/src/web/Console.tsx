@@ -116,6 +116,11 @@ function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; reado
         <h1 ref={heading} tabIndex={-1}>
           {resource.words.title}
         </h1>
+        {route.misread && (
+          <p class="info" role="alert">
+            {words.addressMisread}
+          </p>
+        )}
         <ResourcePanel key={resource.slug} route={route} />
       </main>
     </>

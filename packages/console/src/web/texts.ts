@@ -102,6 +102,7 @@ export const words = {
 
   listHeading: 'Registros cadastrados',
   opened: 'Registro aberto',
+  addressMisread: 'O endereço da página não pôde ser lido (talvez tenha sido copiado pela metade); por isso a lista é mostrada.',
   closeOpened: 'Fechar',
   openExisting: 'Abrir o registro que já usa este valor',
   heldBy: (text: string) => `Já cadastrado como «${text}».`,

@@ -1,0 +1,71 @@
+import { expectAccessible, warnWithoutChromium, withAxe } from '@workplan/testing';
+import { type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { describeInChromium, openConsole, rowsOf, signIn, type OpenedConsole } from './testing/console-session.js';
+
+// An import as a clerk runs it, in Debian's Chromium: a report that stays readable whatever
+// the values, and an import that outlives the clerk's clicks on the other tab.
+
+warnWithoutChromium('console-import.test.ts', 'the operator console\'s imports');
+
+describeInChromium('the console\'s imports, in Chromium', () => {
+  let opened: OpenedConsole;
+  let page: Page;
+
+  beforeAll(async () => {
+    opened = await openConsole();
+    page = opened.page;
+    await withAxe(page);
+    await signIn(page, opened.url);
+  }, 60_000);
+
+  afterEach(async () => {
+    await page.unroute('**/api/v1/costCenter');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const watch of opened.session.watches) expect(watch).toEqual({ offsite: [], errors: [], policyViolations: [] });
+  });
+
+  afterAll(async () => {
+    await opened.close();
+  });
+
+  const openTab = async (hash: string, heading: string) => {
+    await page.goto('about:blank');
+    await page.goto(`${opened.url}/console/#/${hash}`);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+  const report = () => page.getByRole('region', { name: 'Relatório da importação' });
+  const importFile = (lines: readonly string[]) => page.getByLabel('Importar CSV').setInputFiles({ name: 'valores.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n')) });
+  /** How many lines the text of each element takes on the screen. */
+  const linesOf = (selector: string) =>
+    page.locator(selector).evaluateAll((elements) =>
+      elements.map((element) => {
+        const range = element.ownerDocument.createRange();
+        range.selectNodeContents(element);
+        return new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
+      }),
+    );
+
+  it('keeps the report\'s narrow columns readable beside a long value, which wraps in its cell, whole', async () => {
+    const unbroken = 'x'.repeat(201);
+    const spaced = Array.from({ length: 30 }, (_, n) => `palavra${String(n)}`).join(' ');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await openTab('escalas', 'Escalas de trabalho');
+    await importFile(['12x36', unbroken, spaced, '6x1']);
+    await page.getByRole('button', { name: 'Importar 4 linhas' }).click();
+    await report().getByRole('status').waitFor();
+    await expect.poll(() => rowsOf(page, 'Relatório da importação').count()).toBe(4);
+    const table = 'table.report-table';
+    expect(await linesOf(`${table} th`)).toEqual([1, 1, 1, 1]);
+    // The line and the outcome of every row on one line; the reason has room for its words.
+    expect(await linesOf(`${table} td:nth-child(1), ${table} td:nth-child(3)`)).toEqual(Array.from({ length: 8 }, () => 1));
+    const reasonWidth = await page.locator(`${table} th:nth-child(4)`).evaluate((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize));
+    expect(reasonWidth).toBeGreaterThanOrEqual(14);
+    const values = await rowsOf(page, 'Relatório da importação').evaluateAll((rows) => rows.map((row) => row.children[1]?.textContent));
+    expect(values).toEqual(['12x36', unbroken, spaced, '6x1']);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1366);
+    await page.setViewportSize({ width: 360, height: 780 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await expectAccessible(page, 'an import report with long values at 360 px');
+  });
+});
