@@ -68,4 +68,42 @@ describeInChromium('the console\'s imports, in Chromium', () => {
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await expectAccessible(page, 'an import report with long values at 360 px');
   });
+
+  it('keeps a 2,000-row import in view across a change of tab, and offers no second import until it ends (by its cancel here)', async () => {
+    const values = Array.from({ length: 2000 }, (_, n) => `Lote ${String(n + 1).padStart(4, '0')}`);
+    // Each create waits a little, so the import is still running when the clerk changes tab.
+    await page.route('**/api/v1/costCenter', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await route.fallback();
+    });
+    await openTab('centros-de-custo', 'Centros de custo');
+    await importFile(values);
+    await page.getByRole('button', { name: 'Importar 2.000 linhas' }).click();
+    const progress = page.getByRole('progressbar', { name: /^Importando/u });
+    await expect.poll(async () => Number(await progress.getAttribute('value'))).toBeGreaterThanOrEqual(1);
+
+    await page.getByRole('link', { name: 'Escalas de trabalho' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Escalas de trabalho' }).waitFor();
+    const there = Number(await progress.getAttribute('value'));
+    expect(there).toBeGreaterThanOrEqual(1);
+    expect(there).toBeLessThan(2000);
+    expect(await page.getByLabel('Importar CSV').isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Cancelar importação' }).waitFor();
+
+    await page.getByRole('link', { name: 'Centros de custo' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Centros de custo' }).waitFor();
+    await expect.poll(async () => Number(await progress.getAttribute('value'))).toBeGreaterThan(there);
+    expect(await page.getByLabel('Importar CSV').isDisabled()).toBe(true);
+    // Seen through the change of tab, the import ends by its cancel: its report stays, with every row.
+    await page.getByRole('button', { name: 'Cancelar importação' }).click();
+    await report().waitFor();
+    expect(await progress.count()).toBe(0);
+    const outcomes = await rowsOf(page, 'Relatório da importação').evaluateAll((rows) => rows.map((row) => row.children[2]?.textContent));
+    expect(outcomes).toHaveLength(2000);
+    const created = outcomes.filter((outcome) => outcome === 'Criado').length;
+    expect(created).toBeGreaterThan(there);
+    expect(outcomes.slice(created).every((outcome) => outcome === 'Não enviado')).toBe(true);
+    expect(await page.getByLabel('Importar CSV').isDisabled()).toBe(false);
+    expect((await opened.api.all('costCenters')).filter((record) => record.title?.startsWith('Lote '))).toHaveLength(created);
+  }, 90_000);
 });

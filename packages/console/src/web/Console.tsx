@@ -2,6 +2,7 @@ import { createClient, type WorkplanClient } from '@workplan/client';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type Failure } from './failure.js';
 import { KeyForm } from './KeyForm.js';
+import { createImportDesk } from './import-desk.js';
 import { followLiveChanges } from './live-changes.js';
 import { ResourcePanel } from './ResourcePanel.js';
 import { consoleResources } from './resources.js';
@@ -57,9 +58,13 @@ export function Console() {
   const following = useMemo(() => {
     if (client === undefined) return undefined;
     const stop = new AbortController();
-    return { stop, live: followLiveChanges(client, stop.signal, signOut) };
+    return { stop, live: followLiveChanges(client, stop.signal, signOut), imports: createImportDesk(signOut) };
   }, [client]);
-  useEffect(() => () => { following?.stop.abort(); }, [following]);
+  // Signed out, the key's import stops too, as at a cancel.
+  useEffect(() => () => {
+    following?.stop.abort();
+    following?.imports.cancel();
+  }, [following]);
 
   if (client === undefined || following === undefined) {
     return (
@@ -74,7 +79,7 @@ export function Console() {
       />
     );
   }
-  const services: ConsoleServices = { client, refused: signOut, announce: (text) => { announce(text); }, live: following.live };
+  const services: ConsoleServices = { client, refused: signOut, announce: (text) => { announce(text); }, live: following.live, imports: following.imports };
   return (
     <Services.Provider value={services}>
       <SignedIn onSignOut={() => { signOut(); }} status={status} />

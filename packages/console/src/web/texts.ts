@@ -137,6 +137,7 @@ export const words = {
   headerSkipped: (header: string) => `A primeira linha é um cabeçalho («${header}»): não é importada.`,
   importProgress: (done: number, total: number) => `Importando: ${shownCount(done)} de ${shownCount(total)}`,
   importCancel: 'Cancelar importação',
+  importElsewhere: (title: string) => `Importação em andamento em ${title}: outro arquivo só pode ser importado quando ela terminar.`,
   importCancelled: 'Importação cancelada: as linhas seguintes não foram enviadas.',
   importReport: 'Relatório da importação',
   importSummary: ({ created, exists, invalid, failed, skipped }: Readonly<Record<'created' | 'exists' | 'invalid' | 'failed' | 'skipped', number>>) =>
