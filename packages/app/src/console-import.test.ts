@@ -1,7 +1,7 @@
 import { expectAccessible, warnWithoutChromium, withAxe } from '@workplan/testing';
 import { type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { describeInChromium, openConsole, rowsOf, signIn, type OpenedConsole } from './testing/console-session.js';
+import { columnOf, computedStyles, describeInChromium, linesOf, openConsole, rowsOf, signIn, type OpenedConsole } from './testing/console-session.js';
 
 // An import as a clerk runs it, in Debian's Chromium: a report that stays readable whatever
 // the values, and an import that outlives the clerk's clicks on the other tab.
@@ -36,16 +36,6 @@ describeInChromium('the console\'s imports, in Chromium', () => {
   };
   const report = () => page.getByRole('region', { name: 'Relatório da importação' });
   const importFile = (lines: readonly string[]) => page.getByLabel('Importar CSV').setInputFiles({ name: 'valores.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n')) });
-  /** How many lines the text of each element takes on the screen. */
-  const linesOf = (selector: string) =>
-    page.locator(selector).evaluateAll((elements) =>
-      elements.map((element) => {
-        const range = element.ownerDocument.createRange();
-        range.selectNodeContents(element);
-        return new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
-      }),
-    );
-
   it('keeps the report\'s narrow columns readable beside a long value, which wraps in its cell, whole', async () => {
     const unbroken = 'x'.repeat(201);
     const spaced = Array.from({ length: 30 }, (_, n) => `palavra${String(n)}`).join(' ');
@@ -56,13 +46,13 @@ describeInChromium('the console\'s imports, in Chromium', () => {
     await report().getByRole('status').waitFor();
     await expect.poll(() => rowsOf(page, 'Relatório da importação').count()).toBe(4);
     const table = 'table.report-table';
-    expect(await linesOf(`${table} th`)).toEqual([1, 1, 1, 1]);
+    expect(await linesOf(page.locator(`${table} th`))).toEqual([1, 1, 1, 1]);
     // The line and the outcome of every row on one line; the reason has room for its words.
-    expect(await linesOf(`${table} td:nth-child(1), ${table} td:nth-child(3)`)).toEqual(Array.from({ length: 8 }, () => 1));
-    const reasonWidth = await page.locator(`${table} th:nth-child(4)`).evaluate((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize));
-    expect(reasonWidth).toBeGreaterThanOrEqual(14);
-    const values = await rowsOf(page, 'Relatório da importação').evaluateAll((rows) => rows.map((row) => row.children[1]?.textContent));
-    expect(values).toEqual(['12x36', unbroken, spaced, '6x1']);
+    expect(await linesOf(page.locator(`${table} td:nth-child(1), ${table} td:nth-child(3)`))).toEqual(Array.from({ length: 8 }, () => 1));
+    const reason = page.locator(`${table} th:nth-child(4)`);
+    const [fontSize = ''] = await computedStyles(reason, 'font-size');
+    expect((await reason.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(14 * parseFloat(fontSize));
+    expect(await columnOf(page, 'Relatório da importação', 1)).toEqual(['12x36', unbroken, spaced, '6x1']);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1366);
     await page.setViewportSize({ width: 360, height: 780 });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
@@ -98,7 +88,7 @@ describeInChromium('the console\'s imports, in Chromium', () => {
     await page.getByRole('button', { name: 'Cancelar importação' }).click();
     await report().waitFor();
     expect(await progress.count()).toBe(0);
-    const outcomes = await rowsOf(page, 'Relatório da importação').evaluateAll((rows) => rows.map((row) => row.children[2]?.textContent));
+    const outcomes = await columnOf(page, 'Relatório da importação', 2);
     expect(outcomes).toHaveLength(2000);
     const created = outcomes.filter((outcome) => outcome === 'Criado').length;
     expect(created).toBeGreaterThan(there);

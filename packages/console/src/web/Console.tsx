@@ -4,6 +4,7 @@ import { type Failure } from './failure.js';
 import { KeyForm } from './KeyForm.js';
 import { createImportDesk } from './import-desk.js';
 import { followLiveChanges } from './live-changes.js';
+import { LiveState } from './LiveState.js';
 import { ResourcePanel } from './ResourcePanel.js';
 import { consoleResources } from './resources.js';
 import { hrefOf, useRoute } from './route.js';
@@ -117,6 +118,7 @@ function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; reado
       <p class="status" role="status">
         {status}
       </p>
+      <LiveState />
       <main>
         <h1 ref={heading} tabIndex={-1}>
           {resource.words.title}

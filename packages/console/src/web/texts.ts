@@ -116,6 +116,8 @@ export const words = {
   timeout: 'O serviço não respondeu a tempo. Tente de novo.',
   offline: 'Não foi possível falar com o serviço. Verifique a conexão e tente de novo.',
   tryAgain: 'Tentar de novo',
+  liveStopped: 'Atualizações automáticas interrompidas: o serviço não responde, e o que outras pessoas mudarem não aparece aqui. A página tenta de novo sozinha.',
+  liveResumed: 'Atualizações automáticas retomadas: as mudanças de outras pessoas voltam a aparecer.',
   unexpected: 'Algo inesperado aconteceu.',
   requestId: (id: string) => `Código da requisição: ${id}`,
 
