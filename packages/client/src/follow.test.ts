@@ -43,6 +43,21 @@ describe('follow()', () => {
     expect(seen.every((request) => request.key === key)).toBe(true);
   });
 
+  it('says when a read succeeds again after failed ones, the first of them not held, so the caller learns soon that the service is back', async () => {
+    const { client, seen } = await following([
+      changesAnswer([scaleChange(1)], undefined),
+      { hangUp: true },
+      failureAnswer(503, 'STORAGE_UNAVAILABLE'),
+      changesAnswer([], '1'),
+      changesAnswer([scaleChange(2)], '1'),
+    ]);
+    const told: string[] = [];
+    const changes = client.follow({ onRetry: () => told.push('retry'), onResume: () => told.push('resume') });
+    expect(await take(changes, 2)).toEqual(['1', '2']);
+    expect(told).toEqual(['retry', 'retry', 'resume']);
+    expect(reads(seen).map(([, wait]) => wait)).toEqual(['30', '30', '1', '1', '30']);
+  });
+
   it('rides out a cut connection, a 503 and a proxy\'s 502, pausing longer each time, and says so', async () => {
     const { client, seen } = await following([
       changesAnswer([scaleChange(1)], undefined),

@@ -14,6 +14,8 @@ export interface FollowOptions {
   readonly wait?: number;
   /** Told before each pause after a failed read, say to show "reconnecting in 4 s". */
   readonly onRetry?: (retry: FollowRetry) => void;
+  /** Told when a read succeeds after failed ones: the following goes on from where it was, nothing missed. */
+  readonly onResume?: () => void;
 }
 
 /** A read that failed and will be tried again: how many in a row, the pause before the next, and why. */
@@ -32,6 +34,8 @@ const FIRST_PAUSE_MS = 500;
 // polls, or one shutting down): the next read waits out the rest, so a follower never spins.
 const SHORTEST_EMPTY_READ_MS = 1_000;
 const LONGEST_PAUSE_MS = 30_000;
+// After a failure, reads are not held long, so that the follower learns soon that the service is back.
+const WAIT_AFTER_FAILURE_SECONDS = 1;
 
 /**
  * Every change after `after`, in commit order, read with long polls, for as long as the
@@ -41,7 +45,7 @@ const LONGEST_PAUSE_MS = 30_000;
  * `CursorExpiredError` when the changes after `after` are no longer kept.
  */
 export async function* followChanges(read: (options: ChangesOptions) => Promise<ChangesPage>, options: FollowOptions = {}): AsyncGenerator<Change, void> {
-  const { signal, limit, wait = LONGEST_WAIT_SECONDS, onRetry } = options;
+  const { signal, limit, wait = LONGEST_WAIT_SECONDS, onRetry, onResume } = options;
   let after = options.after;
   let failures = 0;
   // A function, not a test of `signal.aborted` in place: it changes while a read is awaited.
@@ -60,7 +64,7 @@ export async function* followChanges(read: (options: ChangesOptions) => Promise<
     let page: ChangesPage;
     const startedAt = Date.now();
     try {
-      page = await read({ after, limit, wait, timeoutMs: READ_TIME_LIMIT_MS, retry: false, ...(signal === undefined ? {} : { signal }) });
+      page = await read({ after, limit, wait: failures > 0 ? Math.min(wait, WAIT_AFTER_FAILURE_SECONDS) : wait, timeoutMs: READ_TIME_LIMIT_MS, retry: false, ...(signal === undefined ? {} : { signal }) });
     } catch (error) {
       if (stopped()) return;
       if (!isPassing(error)) throw error;
@@ -70,6 +74,7 @@ export async function* followChanges(read: (options: ChangesOptions) => Promise<
       if (!(await paused(delayMs))) return;
       continue;
     }
+    if (failures > 0) onResume?.();
     failures = 0;
     for (const change of page.changes) {
       after = change.id;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumIsRequired, chromiumPath, hasChromium, launchChromium, runApp, watchPage, type AppProcess, type PageWatch } from '@workplan/testing';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 
 // Test-only (left out of the build): the app as `pnpm start` runs it, and the API as the
@@ -111,6 +111,43 @@ export function brazilianDate(iso: string, offsetHours: number, seconds = false)
   const two = (value: number) => String(value).padStart(2, '0');
   const date = `${two(local.getUTCDate())}/${two(local.getUTCMonth() + 1)}/${String(local.getUTCFullYear())}`;
   return `${date} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}${seconds ? `:${two(local.getUTCSeconds())}` : ''}`;
+}
+
+/** The text of the `column`-th cell (from 0) of each data row of the table named `name`, read in one go. */
+export function columnOf(page: Page, name: string, column: number): Promise<string[]> {
+  return rowsOf(page, name).evaluateAll(
+    (rows: readonly { readonly children: ArrayLike<{ readonly textContent: string | null }> }[], at: number) => rows.map((row) => row.children[at]?.textContent ?? ''),
+    column,
+  );
+}
+
+// Run in the page, whose DOM this package's types (no DOM library) do not describe.
+interface Rect {
+  readonly width: number;
+  readonly top: number;
+}
+interface TextRange {
+  selectNodeContents(node: unknown): void;
+  getClientRects(): Iterable<Rect>;
+}
+
+/** How many lines of the screen the text of each element `locator` finds takes. */
+export function linesOf(locator: Locator): Promise<number[]> {
+  return locator.evaluateAll((elements: readonly { readonly ownerDocument: { createRange(): TextRange } }[]) =>
+    elements.map((element) => {
+      const range = element.ownerDocument.createRange();
+      range.selectNodeContents(element);
+      return new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
+    }),
+  );
+}
+
+/** The CSS `property` (`border-top-width`) of each element `locator` finds, as the browser computed it. */
+export function computedStyles(locator: Locator, property: string): Promise<string[]> {
+  return locator.evaluateAll((elements: readonly unknown[], name: string) => {
+    const { getComputedStyle } = globalThis as unknown as { getComputedStyle: (element: unknown) => { getPropertyValue(name: string): string } };
+    return elements.map((element) => getComputedStyle(element).getPropertyValue(name));
+  }, property);
 }
 
 /** A browser for the console's tests: a Brazilian locale and time zone, and every tab watched. */

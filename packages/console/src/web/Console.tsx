@@ -2,7 +2,9 @@ import { createClient, type WorkplanClient } from '@workplan/client';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type Failure } from './failure.js';
 import { KeyForm } from './KeyForm.js';
+import { createImportDesk } from './import-desk.js';
 import { followLiveChanges } from './live-changes.js';
+import { LiveState } from './LiveState.js';
 import { ResourcePanel } from './ResourcePanel.js';
 import { consoleResources } from './resources.js';
 import { hrefOf, useRoute } from './route.js';
@@ -57,9 +59,13 @@ export function Console() {
   const following = useMemo(() => {
     if (client === undefined) return undefined;
     const stop = new AbortController();
-    return { stop, live: followLiveChanges(client, stop.signal, signOut) };
+    return { stop, live: followLiveChanges(client, stop.signal, signOut), imports: createImportDesk(signOut) };
   }, [client]);
-  useEffect(() => () => { following?.stop.abort(); }, [following]);
+  // Signed out, the key's import stops too, as at a cancel.
+  useEffect(() => () => {
+    following?.stop.abort();
+    following?.imports.cancel();
+  }, [following]);
 
   if (client === undefined || following === undefined) {
     return (
@@ -74,7 +80,7 @@ export function Console() {
       />
     );
   }
-  const services: ConsoleServices = { client, refused: signOut, announce: (text) => { announce(text); }, live: following.live };
+  const services: ConsoleServices = { client, refused: signOut, announce: (text) => { announce(text); }, live: following.live, imports: following.imports };
   return (
     <Services.Provider value={services}>
       <SignedIn onSignOut={() => { signOut(); }} status={status} />
@@ -112,10 +118,16 @@ function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; reado
       <p class="status" role="status">
         {status}
       </p>
+      <LiveState />
       <main>
         <h1 ref={heading} tabIndex={-1}>
           {resource.words.title}
         </h1>
+        {route.misread && (
+          <p class="info" role="alert">
+            {words.addressMisread}
+          </p>
+        )}
         <ResourcePanel key={resource.slug} route={route} />
       </main>
     </>

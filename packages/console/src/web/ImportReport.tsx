@@ -11,16 +11,18 @@ interface Props {
   /** The file the lines came from, as it was read. */
   readonly file: ImportFile;
   readonly report: readonly ReportLine[];
+  /** The import just ended in view: its progress and cancel went, and the focus with them. */
+  readonly takeFocus: boolean;
 }
 
 /** What became of each row of the file, with a count of each outcome. */
-export function ImportReport({ resource, file, report }: Props) {
+export function ImportReport({ resource, file, report, takeFocus }: Props) {
   const count = (outcome: Outcome) => report.filter((line) => line.outcome === outcome).length;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    // The import's progress and its cancel are gone, and the focus with them: the report is what comes next.
-    heading.current?.focus();
-  }, [report]);
+    // The report is what comes next; shown again on a return to the tab, it leaves the focus where it is.
+    if (takeFocus) heading.current?.focus();
+  }, [report, takeFocus]);
   return (
     <section class="report" aria-labelledby="import-report-heading">
       <h3 id="import-report-heading" ref={heading} tabIndex={-1}>{words.importReport}</h3>

@@ -161,13 +161,13 @@ export function RecordRow({ resource, records, record, onChanged, onRemoved, onH
         <time dateTime={record.updatedAt}>{shownDate(record.updatedAt)}</time>
       </td>
       <td role="cell" data-label={words.actions} class="actions">
-        <button type="button" ref={editButton} class="secondary" aria-label={words.editing(shown)} onClick={() => void startEdit()}>
+        <button type="button" ref={editButton} class="action" aria-label={words.editing(shown)} onClick={() => void startEdit()}>
           {words.edit}
         </button>
-        <button type="button" ref={deleteButton} class="secondary danger" aria-label={words.removing(shown)} onClick={() => void startDelete()}>
+        <button type="button" ref={deleteButton} class="action danger" aria-label={words.removing(shown)} onClick={() => void startDelete()}>
           {words.remove}
         </button>
-        <button type="button" ref={historyButton} class="secondary" aria-label={words.historyOf(shown)} onClick={() => { setShowingHistory(true); }}>
+        <button type="button" ref={historyButton} class="action" aria-label={words.historyOf(shown)} onClick={() => { setShowingHistory(true); }}>
           {words.history}
         </button>
         {showingHistory && <RecordHistory resource={resource} records={records} record={record} onClose={closeHistory} />}

@@ -78,6 +78,7 @@ export function ResourcePanel({ route }: Props) {
           <h2 id="list-heading" ref={listHeading} tabIndex={-1}>
             {words.listHeading}
           </h2>
+          <SearchBox search={query.search} onSearch={(search) => { setQuery((now) => (now.search === search ? now : { ...now, search })); }} />
           <label>
             {words.pageSize}{' '}
             <select
@@ -95,7 +96,6 @@ export function ResourcePanel({ route }: Props) {
             </select>
           </label>
         </div>
-        <SearchBox search={query.search} onSearch={(search) => { setQuery((now) => (now.search === search ? now : { ...now, search })); }} />
         <p class="total" role="status">
           {list.total !== undefined && resource.words.counted(list.total, searching)}
         </p>

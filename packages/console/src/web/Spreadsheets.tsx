@@ -1,9 +1,9 @@
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ExportButton } from './ExportButton.js';
 import { FileReading } from './FileReading.js';
 import { importFileOf, type ImportFile } from './import-file.js';
+import { isRunning, useImportRun, type ImportRun } from './import-desk.js';
 import { ImportReport } from './ImportReport.js';
-import { startImport, type ImportStop, type ReportLine } from './import-rows.js';
 import { type ConsoleResource, type Records } from './resources.js';
 import { useServices } from './services.js';
 import { words } from './texts.js';
@@ -15,46 +15,40 @@ interface Props {
   readonly onImported: () => void;
 }
 
-interface Running {
-  readonly stop: ImportStop;
-  readonly done: number;
-  readonly total: number;
-  readonly waiting: string;
-}
-
 /** Export to CSV, and import a CSV of values with a progress bar, a cancel and a per-row report. */
 export function Spreadsheets({ resource, records, onImported }: Props) {
-  const { refused } = useServices();
-  // The file chosen, until its import ends; null when it could not be read as text.
+  const { imports } = useServices();
+  const run = useImportRun();
+  const running = isRunning(run);
+  // The file chosen, until its import starts; null when it could not be read as text.
   const [file, setFile] = useState<ImportFile | null | undefined>(undefined);
-  const [running, setRunning] = useState<Running | undefined>(undefined);
-  const [report, setReport] = useState<{ readonly file: ImportFile; readonly lines: readonly ReportLine[] } | undefined>(undefined);
+  // An import seen running here ends here: its report takes the focus, and its list reads itself again.
+  const [watchedEnd, setWatchedEnd] = useState(false);
+  const seenRunning = useRef<ImportRun | undefined>(undefined);
+  useEffect(() => {
+    if (running) {
+      seenRunning.current = run;
+      return;
+    }
+    const seen = seenRunning.current;
+    seenRunning.current = undefined;
+    if (seen === undefined || run?.stop !== seen.stop) return;
+    setWatchedEnd(true);
+    if (run.resource === resource && run.report?.some((line) => line.outcome === 'created') === true) onImported();
+  }, [run]);
   const fileId = useId();
   const helpId = useId();
 
   const choose = async (input: HTMLInputElement) => {
-    setReport(undefined);
+    imports.clear();
+    setWatchedEnd(false);
     const chosen = input.files?.[0];
     setFile(chosen === undefined ? undefined : (importFileOf(new Uint8Array(await chosen.arrayBuffer())) ?? null));
   };
 
-  const run = async (chosen: ImportFile) => {
-    const lines: ReportLine[] = [];
-    const importing = startImport(records, chosen.rows, {
-      onRow: (line, done) => {
-        lines.push(line);
-        setRunning((now) => now && { ...now, done, waiting: '' });
-      },
-      onRetry: ({ delayMs }, row) => {
-        setRunning((now) => now && { ...now, waiting: `${words.line} ${row.line}: ${words.unavailable(Math.ceil(delayMs / 1000))}` });
-      },
-      onRefused: refused,
-    });
-    setRunning({ stop: importing, done: 0, total: chosen.rows.length, waiting: '' });
-    setReport({ file: chosen, lines: await importing.finished });
-    setRunning(undefined);
+  const start = (chosen: ImportFile) => {
     setFile(undefined);
-    if (lines.some((line) => line.outcome === 'created')) onImported();
+    imports.start(resource, records, chosen);
   };
 
   return (
@@ -71,31 +65,32 @@ export function Spreadsheets({ resource, records, onImported }: Props) {
           type="file"
           accept=".csv,text/csv"
           aria-describedby={helpId}
-          disabled={running !== undefined}
+          disabled={running}
           onChange={(event) => void choose(event.currentTarget)}
         />
         {file === null && <p role="alert">{words.importUnreadable}</p>}
-        {file && running === undefined && <FileReading file={file} />}
-        {file && running === undefined && (
+        {file && !running && <FileReading file={file} />}
+        {file && !running && (
           file.rows.length === 0 ? (
             <p role="alert">{words.importNothing}</p>
           ) : (
-            <button type="button" onClick={() => void run(file)}>
+            <button type="button" onClick={() => { start(file); }}>
               {words.importStart(file.rows.length)}
             </button>
           )
         )}
-        {running !== undefined && (
+        {running && (
           <div class="progress">
-            <label for={`${fileId}-progress`}>{words.importProgress(running.done, running.total)}</label>
-            <progress id={`${fileId}-progress`} max={running.total} value={running.done} />
-            <p role="status">{running.waiting}</p>
-            <button type="button" class="secondary" disabled={running.stop.requested} onClick={() => { running.stop.request(); setRunning({ ...running }); }}>
+            {run.resource !== resource && <p>{words.importElsewhere(run.resource.words.title)}</p>}
+            <label for={`${fileId}-progress`}>{words.importProgress(run.done, run.file.rows.length)}</label>
+            <progress id={`${fileId}-progress`} max={run.file.rows.length} value={run.done} />
+            <p role="status">{run.waiting}</p>
+            <button type="button" class="secondary" disabled={run.stop.requested} onClick={() => { imports.cancel(); }}>
               {words.importCancel}
             </button>
           </div>
         )}
-        {report !== undefined && <ImportReport resource={resource} file={report.file} report={report.lines} />}
+        {run?.report !== undefined && <ImportReport resource={run.resource} file={run.file} report={run.report} takeFocus={watchedEnd} />}
       </div>
     </section>
   );

@@ -62,6 +62,26 @@ describe('followLiveChanges', () => {
     stop.abort();
   });
 
+  it('says the following stopped while the client rides out failures, and resumed when a read succeeds again', async () => {
+    const { client } = clientWith(async function* (options) {
+      options.onRetry?.({ attempt: 1, delayMs: 500, error: new TypeError('Failed to fetch') });
+      options.onRetry?.({ attempt: 2, delayMs: 1000, error: new TypeError('Failed to fetch') });
+      options.onResume?.();
+      yield changeOf('43');
+    });
+    const stop = new AbortController();
+    const live = followLiveChanges(client, stop.signal, () => { throw new Error('no refusal expected'); });
+    const said: boolean[] = [];
+    live.watch((following) => said.push(following));
+    const told: (string | undefined)[] = [];
+    live.listen((change) => told.push(change?.id));
+    await expect.poll(() => told).toEqual(['43']);
+    // Said once each way, however many failed reads came between.
+    expect(said).toEqual([false, true]);
+    expect(live.following).toBe(true);
+    stop.abort();
+  });
+
   it('gives a refused key to the console, and stops', async () => {
     const refusal = new WorkplanClientError(401, 'UNAUTHORIZED', 'Não foi possível retornar as alterações.', 'Chave recusada.', 'r-2');
     const { client, followed } = clientWith(async function* () {

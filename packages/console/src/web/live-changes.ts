@@ -17,6 +17,10 @@ export interface LiveChanges {
    * (the following started again); returns how to stop listening.
    */
   listen(listener: (change: Change | undefined) => void): () => void;
+  /** Whether changes reach the console now: false while the service is away. */
+  readonly following: boolean;
+  /** Tells `listener` each time the following stops or resumes; returns how to stop telling it. */
+  watch(listener: (following: boolean) => void): () => void;
 }
 
 // After a failure the client does not ride out itself (finding where to start, say), the
@@ -29,6 +33,13 @@ export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, r
   const tell = (change: Change | undefined) => {
     for (const listener of listeners) listener(change);
   };
+  const watchers = new Set<(following: boolean) => void>();
+  let following = true;
+  const say = (now: boolean) => {
+    if (now === following) return;
+    following = now;
+    for (const watcher of watchers) watcher(now);
+  };
   let started = () => {};
   const ready = new Promise<void>((resolve) => {
     started = resolve;
@@ -40,9 +51,11 @@ export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, r
       try {
         const after = await recentPlace(client, signal);
         started();
+        say(true);
         // A new start skipped whatever came between: the lists read everything again.
         if (again) tell(undefined);
-        for await (const change of client.follow({ signal, after })) tell(change);
+        const follower = client.follow({ signal, after, onRetry: () => { say(false); }, onResume: () => { say(true); } });
+        for await (const change of follower) tell(change);
         // The client follows until the signal aborts; should it end otherwise, start again later.
         await pauseUnlessAborted(RESTART_PAUSE_MS, signal);
       } catch (error) {
@@ -53,8 +66,10 @@ export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, r
           refused(failure);
           return;
         }
-        // An expired place starts again at once; anything else after a pause.
-        if (!(error instanceof CursorExpiredError)) await pauseUnlessAborted(RESTART_PAUSE_MS, signal);
+        // An expired place starts again at once; anything else after a pause, said.
+        if (error instanceof CursorExpiredError) continue;
+        say(false);
+        await pauseUnlessAborted(RESTART_PAUSE_MS, signal);
       }
     }
   };
@@ -64,6 +79,13 @@ export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, r
     listen: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    get following() {
+      return following;
+    },
+    watch: (watcher) => {
+      watchers.add(watcher);
+      return () => watchers.delete(watcher);
     },
   };
 }

@@ -8,6 +8,8 @@ export interface Route {
   readonly openedId: string | undefined;
   /** The list's search, order and page size, when the address names them (`q`, `sort`, `limit`). */
   readonly query: ListQuery | undefined;
+  /** The address named a record in a form no link makes (`%E0%A4%A`, cut short when copied): the list is shown instead. */
+  readonly misread: boolean;
 }
 
 /** The address of a resource's tab, or of one of its records, with the list's search and order when given. */
@@ -21,10 +23,21 @@ function routeOf(hash: string): Route {
   const [slug, id] = place.split('/');
   const resource = consoleResources.find((candidate) => candidate.slug === slug) ?? consoleResources[0];
   if (resource === undefined) throw new Error('the console describes no resource');
-  const openedId = id === undefined || id === '' || resource.slug !== slug ? undefined : decodeURIComponent(id);
+  const openedId = id === undefined || id === '' || resource.slug !== slug ? undefined : decoded(id);
   const asked = new URLSearchParams(resource.slug === slug ? parameters : '');
   const query = namesList(asked) ? listQueryOf(asked, resource.field) : undefined;
-  return { resource, openedId, query };
+  return { resource, openedId: openedId ?? undefined, query, misread: openedId === null };
+}
+
+/** The id as written in the address, or null when its percent-escapes are no text. */
+function decoded(id: string): string | null {
+  try {
+    return decodeURIComponent(id);
+  } catch (error) {
+    // The one failure decodeURIComponent has: a malformed escape.
+    if (error instanceof URIError) return null;
+    throw error;
+  }
 }
 
 /** The route of the page's address, kept current as links and the back button change it. */

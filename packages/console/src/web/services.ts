@@ -2,6 +2,7 @@ import { type WorkplanClient } from '@workplan/client';
 import { createContext } from 'preact';
 import { useContext, useState } from 'preact/hooks';
 import { failureOf, isAbort, type Failure } from './failure.js';
+import { type ImportDesk } from './import-desk.js';
 import { type LiveChanges } from './live-changes.js';
 
 /** What every screen of a signed-in operator shares. */
@@ -13,6 +14,8 @@ export interface ConsoleServices {
   readonly announce: (text: string) => void;
   /** What colleagues change, as it happens. */
   readonly live: LiveChanges;
+  /** The one import at a time, whichever tab is shown. */
+  readonly imports: ImportDesk;
 }
 
 export const Services = createContext<ConsoleServices | undefined>(undefined);

@@ -215,6 +215,7 @@ export const words = {
 
   listHeading: 'Registros cadastrados',
   opened: 'Registro aberto',
+  addressMisread: 'O endereço da página não pôde ser lido (talvez tenha sido copiado pela metade); por isso a lista é mostrada.',
   closeOpened: 'Fechar',
   openExisting: 'Abrir o registro que já usa este valor',
 
@@ -228,6 +229,8 @@ export const words = {
   timeout: 'O serviço não respondeu a tempo. Tente de novo.',
   offline: 'Não foi possível falar com o serviço. Verifique a conexão e tente de novo.',
   tryAgain: 'Tentar de novo',
+  liveStopped: 'Atualizações automáticas interrompidas: o serviço não responde, e o que outras pessoas mudarem não aparece aqui. A página tenta de novo sozinha.',
+  liveResumed: 'Atualizações automáticas retomadas: as mudanças de outras pessoas voltam a aparecer.',
   unexpected: 'Algo inesperado aconteceu.',
   requestId: (id: string) => `Código da requisição: ${id}`,
 
@@ -249,6 +252,7 @@ export const words = {
   headerSkipped: (header: string) => `A primeira linha é um cabeçalho (${quoted(header)}): não é importada.`,
   importProgress: (done: number, total: number) => `Importando: ${shownCount(done)} de ${shownCount(total)}`,
   importCancel: 'Cancelar importação',
+  importElsewhere: (title: string) => `Importação em andamento em ${title}: outro arquivo só pode ser importado quando ela terminar.`,
   importCancelled: 'Importação cancelada: as linhas seguintes não foram enviadas.',
   importReport: 'Relatório da importação',
   line: 'Linha',
