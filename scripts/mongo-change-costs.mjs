@@ -10,8 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { MongoStorage } from '../packages/adapter-mongodb/dist/index.js';
-import { assembleRecord, creationOf, deletionOf, updateOf, uuidV7Ids, workSchedule } from '../packages/core/dist/index.js';
+import { assembleRecord, createUuidV7Generator, creationOf, deletionOf, updateOf, workSchedule } from '../packages/core/dist/index.js';
 
+const ids = createUuidV7Generator();
 // The driver the package itself resolves (the workspace root has none).
 const { MongoClient } = createRequire(new URL('../packages/adapter-mongodb/package.json', import.meta.url))('mongodb');
 
@@ -32,7 +33,7 @@ async function median(act) {
 
 const recordOf = (text) => {
   const at = new Date();
-  return assembleRecord(workSchedule, { id: uuidV7Ids.next(), text, createdAt: at, updatedAt: at });
+  return assembleRecord(workSchedule, { id: ids.next(), text, createdAt: at, updatedAt: at });
 };
 
 for (const size of sizes) {
@@ -41,7 +42,7 @@ for (const size of sizes) {
   // A log of `size` committed creations, as the storage keeps them (their records aside).
   const at = new Date();
   const changes = Array.from({ length: size }, (_, i) => {
-    const data = { id: uuidV7Ids.next(), text: `escala ${String(i)}`, createdAt: at, updatedAt: at };
+    const data = { id: ids.next(), text: `escala ${String(i)}`, createdAt: at, updatedAt: at };
     return { _id: i + 1, kind: 'workSchedule', recordId: data.id, action: 'create', at, by: 'system', data, previous: null, writtenAt: at };
   });
   for (let i = 0; i < size; i += 1000) {

@@ -1,203 +1,143 @@
 import {
   assembleRecord,
+  comparePositions,
+  CREATION_ORDER,
   foldText,
+  positionOf,
   WorkplanError,
   type CatalogRecord,
+  type Change,
+  type Creation,
+  type Deletion,
   type FoundRecords,
   type Page,
   type ReadOptions,
   type RecordKind,
+  type RecordOrder,
   type RecordQuery,
   type RecordRepository,
-  type SortField,
-  type Change,
-  type Creation,
-  type Deletion,
   type Update,
 } from '@workplan/core';
 import { MemoryChangeLog } from './memory-change-log.js';
-import { codePointKey } from './code-point-key.js';
-import { KeptOrder } from './kept-order.js';
-import { OrderWalk, rankAfter } from './order-walk.js';
-import { processScanLane, type ScanLane } from './scan-lane.js';
-import { SearchScan } from './search-scan.js';
 
-/** A record as kept: plain values only, so nothing a caller holds can reach it. */
-interface Entry {
-  readonly id: string;
-  readonly text: string;
+/** A record as kept, and its uniqueness key. */
+interface Entry<F extends string> {
+  readonly record: CatalogRecord<F>;
   readonly key: string;
-  /** The text as searches compare it (`foldText`). */
-  readonly folded: string;
-  /** The folded text as the text order compares it (`codePointKey`). */
-  readonly textKey: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
 }
 
 export interface MemoryRepositoryOptions {
-  /** Where searches run; by default the lane every repository of the process shares. */
-  readonly lane?: ScanLane;
   /** Where writes are kept on record; by default a log of this repository's own. */
   readonly changes?: MemoryChangeLog;
 }
 
 /**
- * Records of one kind in memory, with a database's guarantees: a unique key, and each
- * order a list may take (by `createdAt`, `updatedAt` or folded text, then `id`) kept as
- * records are written, so a page of any of them, at any depth, is a few binary searches
- * and a slice, and a count is the number of records.
- *
- * A search goes through the records in the order asked for, on the process's scan lane
- * (`ScanLane`): a slice at a time, so it never holds up other requests for long. It sees
- * the records as they were when it was asked: a record written while it runs is found as
- * it was before, or not at all if it is new, and none is found twice.
+ * Records of one kind in a map by id, the reference for every other storage: a query
+ * filters and sorts all of them, a count is the map's size. Each write and its change are
+ * made with nothing awaited between them, so a write is one atomic step, its conditions
+ * checked in it, and changes are numbered in commit order. Records are copied in and out,
+ * so nothing a caller holds can reach what is kept.
  */
 export class MemoryRecordRepository<F extends string> implements RecordRepository<F> {
   readonly #kind: RecordKind<F>;
-  readonly #lane: ScanLane;
   readonly #changes: MemoryChangeLog;
-  readonly #byId = new Map<string, Entry>();
+  readonly #entries = new Map<string, Entry<F>>();
+  /** The uniqueness index: the id of the record holding each key. */
   readonly #idByKey = new Map<string, string>();
-  readonly #orders: Readonly<Record<SortField, KeptOrder<Entry>>> = {
-    createdAt: new KeptOrder((entry) => entry.createdAt),
-    updatedAt: new KeptOrder((entry) => entry.updatedAt),
-    text: new KeptOrder(
-      (entry) => entry.textKey,
-      (value) => codePointKey(String(value)),
-    ),
-  };
-  readonly #everyOrder = Object.values(this.#orders);
+  /**
+   * Every record in creation order, as `list` pages through it, sorted once after a write
+   * rather than on every list: the plain list is the read the memory store is measured on
+   * beside NestJS on Express over a `Map` (the target of issue 49, docs/benchmarks/), and
+   * is then a slice. Each write empties it before it changes a record (the test: the next
+   * plain list shows each write).
+   */
+  #creationOrder: CatalogRecord<F>[] | undefined;
 
   constructor(kind: RecordKind<F>, options: MemoryRepositoryOptions = {}) {
     this.#kind = kind;
-    this.#lane = options.lane ?? processScanLane;
     this.#changes = options.changes ?? new MemoryChangeLog();
   }
 
-  // Each write and its change are made with nothing awaited between them: one step.
   async insert(creation: Creation<F>, key: string): Promise<Change<F>> {
-    const record = creation.data;
-    this.#claimKey(key, record.id);
-    const text = record[this.#kind.field];
-    const folded = foldText(text);
-    const entry: Entry = {
-      id: record.id,
-      text,
-      key,
-      folded,
-      textKey: codePointKey(folded),
-      createdAt: record.createdAt.getTime(),
-      updatedAt: record.updatedAt.getTime(),
-    };
-    this.#byId.set(entry.id, entry);
-    for (const order of this.#everyOrder) order.insert(entry);
+    this.#claimKey(key, creation.recordId);
+    this.#creationOrder = undefined;
+    this.#entries.set(creation.recordId, { record: this.#copy(creation.data), key });
     return this.#changes.append(creation);
   }
 
   async update(update: Update<F>, key: string): Promise<Change<F> | undefined> {
-    const id = update.recordId;
-    const current = this.#matching(id, update.previous.updatedAt);
-    if (current === undefined) return undefined;
-    this.#claimKey(key, id);
-    if (current.key !== key) this.#idByKey.delete(current.key);
-    const text = update.data[this.#kind.field];
-    const folded = current.text === text ? current.folded : foldText(text);
-    const textKey = folded === current.folded ? current.textKey : codePointKey(folded);
-    const updated: Entry = { ...current, text, key, folded, textKey, updatedAt: update.data.updatedAt.getTime() };
-    this.#byId.set(id, updated);
-    for (const order of this.#everyOrder) {
-      // In place where the record keeps its place; else out and in again.
-      if (order.valueOf(current) === order.valueOf(updated)) order.replace(updated);
-      else {
-        order.remove(current);
-        order.insert(updated);
-      }
-    }
+    if (!this.#isStill(update.recordId, update.previous.updatedAt)) return undefined;
+    this.#claimKey(key, update.recordId);
+    this.#creationOrder = undefined;
+    this.#entries.set(update.recordId, { record: this.#copy(update.data), key });
     return this.#changes.append(update);
   }
 
-  // A read here is done in one step, so a signal can only call it off before it starts.
+  async delete(deletion: Deletion<F>): Promise<Change<F> | undefined> {
+    if (!this.#isStill(deletion.recordId, deletion.previous.updatedAt)) return undefined;
+    this.#creationOrder = undefined;
+    this.#releaseKeyOf(deletion.recordId);
+    this.#entries.delete(deletion.recordId);
+    return this.#changes.append(deletion);
+  }
+
   async findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined> {
     options?.signal?.throwIfAborted();
-    const entry = this.#byId.get(id);
-    return entry && this.#toRecord(entry);
+    const entry = this.#entries.get(id);
+    return entry && this.#copy(entry.record);
   }
 
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
-    const slice = this.#orders.createdAt.slice(page.skip, page.skip + page.limit);
-    return slice.map((entry) => this.#toRecord(entry));
+    this.#creationOrder ??= this.#sorted(this.#records(), CREATION_ORDER);
+    return this.#creationOrder.slice(page.skip, page.skip + page.limit).map((record) => this.#copy(record));
   }
 
   async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
     options?.signal?.throwIfAborted();
-    return query.search === undefined ? this.#pageOf(query) : this.#search(query, query.search, options);
-  }
-
-  /** A page of an order, from a rank found in a few binary searches: done at once, however deep. */
-  #pageOf(query: RecordQuery): FoundRecords<F> {
-    const { order, after, skip, limit } = query;
-    const view = this.#orders[order.field].view();
-    const walk = new OrderWalk(view, order.descending, (after === undefined ? 0 : rankAfter(view, order.descending, after)) + skip);
-    const records: CatalogRecord<F>[] = [];
-    for (let entry = walk.next(); entry !== undefined && records.length < limit; entry = walk.next()) records.push(this.#toRecord(entry));
-    return query.count ? { records, total: this.#byId.size } : { records };
-  }
-
-  /** A page of the matches of `search`, through the order as it is now, on the scan lane. */
-  async #search(query: RecordQuery, search: string, options: ReadOptions | undefined): Promise<FoundRecords<F>> {
-    const { order, after } = query;
-    const view = this.#orders[order.field].snapshot();
-    const { count } = query;
-    // Counted in the order of creation, mostly the order entries lie in memory: the fastest to go through.
-    const everyEntry = count ? this.#orders.createdAt.snapshot() : view;
-    const found = await this.#lane.run(() => {
-      const walk = new OrderWalk(view, order.descending, after === undefined ? 0 : rankAfter(view, order.descending, after));
-      const matches = (entry: Entry): boolean => entry.folded.includes(search);
-      return new SearchScan({ walk, everyEntry, matches, skip: query.skip, limit: query.limit, count, fromStart: after === undefined });
-    }, options?.signal);
-    const records = found.entries.map((entry) => this.#toRecord(entry));
-    return found.total === undefined ? { records } : { records, total: found.total };
+    const { search, order, after } = query;
+    const field = this.#kind.field;
+    const matching = this.#records().filter((record) => search === undefined || foldText(record[field]).includes(search));
+    const past = after === undefined ? matching : matching.filter((record) => comparePositions(positionOf(record, field, order), after, order) > 0);
+    const records = this.#sorted(past, order).slice(query.skip, query.skip + query.limit).map((record) => this.#copy(record));
+    return query.count ? { records, total: matching.length } : { records };
   }
 
   async count(options?: ReadOptions): Promise<number> {
     options?.signal?.throwIfAborted();
-    return this.#byId.size;
+    return this.#entries.size;
   }
 
-  async delete(deletion: Deletion<F>): Promise<Change<F> | undefined> {
-    const id = deletion.recordId;
-    const entry = this.#matching(id, deletion.previous.updatedAt);
-    if (entry === undefined) return undefined;
-    this.#byId.delete(id);
-    this.#idByKey.delete(entry.key);
-    for (const order of this.#everyOrder) order.remove(entry);
-    return this.#changes.append(deletion);
+  #records(): CatalogRecord<F>[] {
+    return Array.from(this.#entries.values(), (entry) => entry.record);
   }
 
-  /**
-   * The entry with `id`, if it still has `expectedUpdatedAt`. The caller writes before its
-   * next await, so the check and the write are one step.
-   */
-  #matching(id: string, expectedUpdatedAt: Date): Entry | undefined {
-    const entry = this.#byId.get(id);
-    return entry !== undefined && entry.updatedAt === expectedUpdatedAt.getTime() ? entry : undefined;
+  /** `records` in `order`, each placed once. */
+  #sorted(records: readonly CatalogRecord<F>[], order: RecordOrder): CatalogRecord<F>[] {
+    const placed = records.map((record) => ({ record, position: positionOf(record, this.#kind.field, order) }));
+    return placed.sort((a, b) => comparePositions(a.position, b.position, order)).map(({ record }) => record);
   }
 
-  /** Takes `key` for `id`, or rejects with a conflict naming the record that holds it. */
+  /** Whether the record with `id` is there and still has `updatedAt`. */
+  #isStill(id: string, updatedAt: Date): boolean {
+    return this.#entries.get(id)?.record.updatedAt.getTime() === updatedAt.getTime();
+  }
+
+  /** Takes `key` for `id`, giving up the key `id` held; rejects with a conflict naming the record that holds it. */
   #claimKey(key: string, id: string): void {
     const holder = this.#idByKey.get(key);
     if (holder !== undefined && holder !== id) throw WorkplanError.conflict(holder);
+    this.#releaseKeyOf(id);
     this.#idByKey.set(key, id);
   }
 
-  #toRecord(entry: Entry): CatalogRecord<F> {
-    return assembleRecord(this.#kind, {
-      id: entry.id,
-      text: entry.text,
-      createdAt: new Date(entry.createdAt),
-      updatedAt: new Date(entry.updatedAt),
-    });
+  #releaseKeyOf(id: string): void {
+    const held = this.#entries.get(id)?.key;
+    if (held !== undefined) this.#idByKey.delete(held);
+  }
+
+  #copy(record: CatalogRecord<F>): CatalogRecord<F> {
+    const { id, createdAt, updatedAt } = record;
+    return assembleRecord(this.#kind, { id, text: record[this.#kind.field], createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) });
   }
 }

@@ -79,9 +79,10 @@ function writeUntilKilled(uri: string, dbName: string): ChildProcess {
     const storage = new MongoStorage({ uri: ${JSON.stringify(uri)}, dbName: ${JSON.stringify(dbName)}, timeoutMS: ${String(CHILD_TIMEOUT_MS)} });
     const repository = storage.repositories.workSchedules;
     const kind = core.workSchedule;
+    const ids = core.createUuidV7Generator();
     for (let i = 0; ; i += 1) {
       const at = new Date();
-      const record = core.assembleRecord(kind, { id: core.uuidV7Ids.next(), text: 'filho ' + i, createdAt: at, updatedAt: at });
+      const record = core.assembleRecord(kind, { id: ids.next(), text: 'filho ' + i, createdAt: at, updatedAt: at });
       await repository.insert(core.creationOf(kind, record, 'filho'), 'filho ' + i);
       const edited = { ...record, value: 'filho editado ' + i, updatedAt: new Date(at.getTime() + 1) };
       await repository.update(core.updateOf(kind, record, edited, 'filho'), 'filho editado ' + i);

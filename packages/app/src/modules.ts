@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
 import { createMemoryStorage, MemoryDeliveryLedger } from '@workplan/adapter-memory';
 import { consoleDirectory } from '@workplan/console';
-import { createWorkplan, systemClock, uuidV7Ids } from '@workplan/core';
+import { createUuidV7Generator, createWorkplan, systemClock } from '@workplan/core';
 import { ContainerModule } from 'inversify';
 import { ids } from './identifiers.js';
 import { createLogger, createLogOutput, logAnswered } from './logger.js';
@@ -13,7 +13,7 @@ import { webhooksRead } from './webhooks-module.js';
 /** The domain: the catalogs and the changes feed over whichever repositories and change log the storage module bound. */
 export const coreModule = new ContainerModule(({ bind }) => {
   bind(ids.clock).toConstantValue(systemClock);
-  bind(ids.idGenerator).toConstantValue(uuidV7Ids);
+  bind(ids.idGenerator).toConstantValue(createUuidV7Generator());
   bind(ids.workplan)
     .toResolvedValue(
       (repositories, changes, clock, idGenerator, config) =>

@@ -97,5 +97,5 @@ export {
 } from './record-query.js';
 export { isAtExpectedRevision, revisionOf, type ExpectedRevisions } from './revision.js';
 export { MAX_TEXT_LENGTH, checkText, uniquenessKey, type TextCheck, type TextRule } from './text-rules.js';
-export { createUuidV7Generator, uuidV7Ids, type UuidV7Sources } from './uuid-v7.js';
+export { createUuidV7Generator, type UuidV7Sources } from './uuid-v7.js';
 export { DEFAULT_MAX_PAGE_SIZE, createWorkplan, type Workplan, type WorkplanOptions } from './workplan.js';

@@ -8,11 +8,9 @@ import { costCenter, workSchedule, type RecordKind } from './record.js';
  */
 export const recordKinds = { workSchedules: workSchedule, costCenters: costCenter } as const;
 
-const kindsByName = new Map<string, RecordKind<string>>(Object.values(recordKinds).map((kind) => [kind.name, kind]));
-
 /** The kind whose `RecordKind.name` is `name` (as a change keeps it), if any. */
 export function kindNamed(name: string): RecordKind<string> | undefined {
-  return kindsByName.get(name);
+  return Object.values(recordKinds).find((kind: RecordKind<string>) => kind.name === name);
 }
 
 /** The name of a kind of record: `workSchedules` or `costCenters`. */

@@ -23,16 +23,18 @@ export interface AbortSignalLike {
 /** How a read may be called off. */
 export interface ReadOptions {
   /**
-   * Once it aborts, the read rejects with its reason and the storage stops the work where
-   * it can (a query in progress on MongoDB; SQLite and memory only check before starting).
+   * A read whose signal has aborted before it starts rejects with the signal's reason and
+   * reads nothing; one that aborts while it runs either resolves as if it had not, or
+   * rejects with that reason (each storage's README says which).
    */
   readonly signal?: AbortSignalLike | undefined;
 }
 
 /**
  * Where records of one kind are kept. The storage enforces uniqueness of `key`
- * (rejecting with `WorkplanError.conflict`) so two concurrent writes cannot both win,
- * and lists in `createdAt`, then `id`, order.
+ * (rejecting with `WorkplanError.conflict`, naming the record that holds it) so two
+ * concurrent writes cannot both win, and lists in `createdAt`, then `id`, order. What a
+ * read resolves is a copy: a caller that changes it changes nothing kept.
  *
  * Every write is a change (`Creation`, `Update`, `Deletion`) that the storage carries out
  * and keeps on record in its change log in one atomic step, numbering it in commit order:
@@ -52,13 +54,17 @@ export interface RecordRepository<F extends string> {
   findById(id: string, options?: ReadOptions): Promise<CatalogRecord<F> | undefined>;
   list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]>;
   /**
-   * A page of the records matching `query.search`, in `query.order` (ties by id ascending),
-   * after `query.after`; with `query.count`, their number too. Its cost must not grow with
-   * how deep `after` is, and a long one (a search over many records) must not hold up
-   * other reads of the process for long: see the repository contract.
+   * The records whose folded text contains `query.search` (every record without one), in
+   * `query.order` (ties by id ascending in both directions), from strictly after the place
+   * `query.after` names (a record there or not) on, passing over `query.skip` of them and
+   * returning at most `query.limit`; with `query.count`, also how many match in all,
+   * whatever the page. A walk from page to page, each after the last record of the one
+   * before, returns in order, exactly once, every record there throughout, while others are
+   * created and deleted between pages (an update moves a record in an order by `updatedAt`
+   * or text, so it may be met twice or not at all).
    */
   query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>>;
-  /** How many records there are; cheap enough to answer beside every page. */
+  /** How many records there are, every committed write counted. */
   count(options?: ReadOptions): Promise<number>;
 }
 
@@ -84,9 +90,9 @@ export interface ChangeLog {
   /**
    * Resolves once a change after `after` may have been committed, after `waitMs` at the
    * latest, or when `options.signal` aborts (never rejecting for either): the caller reads
-   * again. It may resolve early; it must not resolve late, beyond a moment, for a change
-   * committed through this process, nor beyond the storage's polling interval for one
-   * committed by another process sharing the storage.
+   * again. It may resolve early, and it resolves on a change committed through this
+   * process without waiting out `waitMs`; on one committed by another process sharing the
+   * storage, once the storage sees it (each storage's README says how soon).
    */
   waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void>;
   /**

@@ -42,8 +42,8 @@ export const CREATION_ORDER: RecordOrder = { field: 'createdAt', descending: fal
 /**
  * A record's place in an order: its sort value (`createdAt` or `updatedAt` in epoch
  * milliseconds, or its folded text) and its id. A walk goes on after the last record it
- * returned, so a page costs the same however deep it is, and records created or deleted
- * meanwhile neither shift nor repeat the ones that remain.
+ * returned, so records created or deleted meanwhile neither shift nor repeat the ones
+ * that remain.
  */
 export interface ListPosition {
   readonly value: number | string;

@@ -19,8 +19,8 @@ export interface UuidV7Sources {
 const COUNTER_MAX = 0xfff;
 const COUNTER_SEED_MASK = 0x7ff;
 
-// Random bytes are drawn for this many ids at once: each draw is a system call, which cost
-// as much as the rest of making an id (profiled under creates: docs/benchmarks/README.md).
+// Random bytes are drawn for this many ids at once: each draw is a system call, which
+// costs as much as the rest of making an id.
 const IDS_PER_DRAW = 256;
 const ID_BYTES = 16;
 
@@ -65,9 +65,6 @@ export function createUuidV7Generator(sources: UuidV7Sources = {}): IdGenerator 
   };
 }
 
-/** The default id generator of `createWorkplan`. */
-export const uuidV7Ids: IdGenerator = createUuidV7Generator();
-
 function webCryptoRandom(): (bytes: Uint8Array) => void {
   // Looked up when an id is made, not at import, so a platform without Web Crypto still loads the core.
   return (bytes) => {
@@ -86,7 +83,7 @@ function writeTime(bytes: Uint8Array, time: number): void {
   }
 }
 
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const HEX: readonly string[] = Object.freeze(Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0')));
 
 function canonical(bytes: Uint8Array): string {
   const hex = (index: number): string => HEX[bytes[index] ?? 0] ?? '00';

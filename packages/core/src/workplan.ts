@@ -3,15 +3,15 @@ import { ChangeFeed } from './change-feed.js';
 import { mapKinds, type Catalogs, type KindName, type Repositories } from './kinds.js';
 import { type ChangeLog, type Clock, type IdGenerator, type RecordRepository, systemClock } from './ports.js';
 import { type RecordKind } from './record.js';
-import { uuidV7Ids } from './uuid-v7.js';
+import { createUuidV7Generator } from './uuid-v7.js';
 
 /** The default and usual largest page of a list. */
 export const DEFAULT_MAX_PAGE_SIZE = 1000;
 
 /**
  * The storage of every kind of record (`workSchedules`, `costCenters`) and the change log
- * its repositories write to (`changes`), and the shared parts: `ids` defaults to UUID
- * version 7 ids made with the Web Crypto API, `clock` to the system's.
+ * its repositories write to (`changes`), and the shared parts: `ids` defaults to a
+ * generator of its own of UUID version 7 ids made with the Web Crypto API, `clock` to the system's.
  */
 export type WorkplanOptions = Repositories & {
   readonly changes: ChangeLog;
@@ -26,7 +26,7 @@ export type Workplan = Catalogs & { readonly changes: ChangeFeed };
 /** Builds the work schedule and cost center catalogs over the given storage. */
 export function createWorkplan(options: WorkplanOptions): Workplan {
   const shared = {
-    ids: options.ids ?? uuidV7Ids,
+    ids: options.ids ?? createUuidV7Generator(),
     clock: options.clock ?? systemClock,
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     changes: options.changes,
