@@ -45,16 +45,24 @@ export const requireRole: RequestHandler = (req, res, next) => {
  * (a reload of the key file), checks its key again, and lets the request go with a 401 once
  * the key is gone or may no longer make it, so a key rotated out reads nothing more. A key
  * still there under a new name goes on, and the request's logs name it by its new name.
+ * The key is also checked once more as the watch begins: the keys may have been replaced
+ * after `identifyKey`, while the rate limits were counted, and no reload would then end it.
  */
 export function endWhenKeyGoes(keys: ApiKeys): RequestHandler {
   return (req, res, next) => {
-    const stop = keys.onReplace(() => {
+    const stillAllowed = (): boolean => {
       const sent = onlyKeyHeader(req.rawHeaders);
       const holder = sent === undefined ? undefined : keys.identify(sent);
-      if (holder !== undefined && mayMake(holder, req.method)) {
-        contextOf(res).key = holder;
-        return;
-      }
+      if (holder === undefined || !mayMake(holder, req.method)) return false;
+      contextOf(res).key = holder;
+      return true;
+    };
+    if (!stillAllowed()) {
+      next(new HttpFailure('UNAUTHORIZED'));
+      return;
+    }
+    const stop = keys.onReplace(() => {
+      if (stillAllowed()) return;
       stop();
       letGo(res, new HttpFailure('UNAUTHORIZED'));
     });

@@ -3,7 +3,7 @@ import { openEventStream, send } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyEntryOf } from './api-keys.js';
 import { type ChangesFeed } from './resources.js';
-import { startMemoryApp, type MemoryApp } from './testing/memory-app.js';
+import { startMemoryApp, type MemoryApp, type MemoryAppOptions } from './testing/memory-app.js';
 
 const kept = 'kept-write-key-0123456';
 const revoked = 'revoked-read-key-01234';
@@ -11,12 +11,26 @@ const changesMessage = 'Não foi possível retornar as alterações.';
 const unauthorized = { code: 'UNAUTHORIZED', detail: 'Chave de API ausente ou inválida.' };
 
 let running: MemoryApp | undefined;
+/** Followers the app holds open now: a test replaces the keys once its followers are held, not after a guessed delay. */
+let held = { count: 0 };
+const heldFollowers = (count: number) => expect.poll(() => held.count).toBe(count);
 
-async function serve(changes?: ChangesFeed): Promise<MemoryApp> {
+async function serve(changes?: ChangesFeed, http: MemoryAppOptions['http'] = {}): Promise<MemoryApp> {
+  // Each app counts its own: the last test's followers may still be let go as this one starts.
+  const counted = (held = { count: 0 });
   running = await startMemoryApp({
     key: kept,
     otherKeys: [keyEntryOf(revoked, { name: 'Folha', role: 'read' })],
-    http: changes === undefined ? {} : { changes },
+    http: {
+      ...http,
+      ...(changes === undefined ? {} : { changes }),
+      onFollowerHeld: () => {
+        counted.count += 1;
+        return () => {
+          counted.count -= 1;
+        };
+      },
+    },
   });
   return running;
 }
@@ -29,16 +43,37 @@ afterEach(async () => {
 const create = (baseUrl: string, value: string) =>
   send(baseUrl, { method: 'POST', path: '/api/v1/scale', headers: { key: kept, 'content-type': 'application/json' }, body: JSON.stringify({ value }) });
 const longPoll = (baseUrl: string, key: string) => send(baseUrl, { path: '/api/v1/changes?wait=30', headers: { key } });
-const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 /** What the key file would hold once `revoked` is taken out of it. */
 const withoutRevoked = [keyEntryOf(kept)];
 
 describe('a key taken out of the keys', () => {
+  it('refuses with 401 a long poll whose key went while its rate limit was counted', async () => {
+    // The reload lands after the key was identified and before the poll is held.
+    let reloadDuringCount = (): void => undefined;
+    const app = await serve(undefined, {
+      rateLimitPerMinute: 1000,
+      hitCounter: {
+        hit: async () => {
+          reloadDuringCount();
+          return 1;
+        },
+      },
+    });
+    reloadDuringCount = () => {
+      app.keys.replace(withoutRevoked);
+    };
+    const answer = await longPoll(app.baseUrl, revoked);
+    expect({ status: answer.status, body: answer.json }).toEqual({
+      status: 401,
+      body: { success: false, message: changesMessage, error: { ...unauthorized, requestId: answer.headers['x-request-id'] } },
+    });
+  });
+
   it('ends its long poll at once with 401 in the envelope; a kept key\'s poll goes on and gets the next change', async () => {
     const app = await serve();
     const refused = longPoll(app.baseUrl, revoked);
     const waiting = longPoll(app.baseUrl, kept);
-    await settle();
+    await heldFollowers(2);
     app.keys.replace(withoutRevoked);
     const answer = await refused;
     expect({ status: answer.status, body: answer.json }).toEqual({
@@ -80,7 +115,7 @@ describe('a key taken out of the keys', () => {
     const app = await serve();
     const stream = await openEventStream(app.baseUrl, '/api/v1/changes', { key: revoked });
     const poll = longPoll(app.baseUrl, revoked);
-    await settle();
+    await heldFollowers(2);
     app.keys.replace([...withoutRevoked, keyEntryOf(revoked, { name: 'Folha-2', role: 'write' })]);
     await create(app.baseUrl, 'depois');
     expect((await poll).status).toBe(200);
@@ -91,9 +126,16 @@ describe('a key taken out of the keys', () => {
   it('refuses with 401, as JSON, a stream whose key goes while its first page is read', async () => {
     let release: (page: ChangesPage) => void = () => undefined;
     const firstPage = new Promise<ChangesPage>((resolve) => (release = resolve));
-    const app = await serve({ read: () => firstPage });
+    let reading: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => (reading = resolve));
+    const app = await serve({
+      read: () => {
+        reading();
+        return firstPage;
+      },
+    });
     const opening = openEventStream(app.baseUrl, '/api/v1/changes', { key: revoked });
-    await settle();
+    await read;
     app.keys.replace(withoutRevoked);
     release({ changes: [], next: '0' });
     const refused = await opening;

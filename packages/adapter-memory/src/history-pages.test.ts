@@ -1,5 +1,5 @@
 // The core's history use case in pages, on the memory storage (see catalog.test.ts for why here).
-import { createWorkplan, DEFAULT_HISTORY_LIMIT, MAX_CHANGES_LIMIT, WorkplanError, type Change, type Workplan, type WorkplanErrorKind } from '@workplan/core';
+import { createWorkplan, DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT, WorkplanError, type Change, type Workplan, type WorkplanErrorKind } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from './memory-storage.js';
 
@@ -8,9 +8,20 @@ const rejectsWith = (kind: WorkplanErrorKind) => (error: unknown) => WorkplanErr
 describe("a record's history in pages", () => {
   let workplan: Workplan;
 
+  let storage: ReturnType<typeof createMemoryStorage>;
+
   beforeEach(() => {
-    const storage = createMemoryStorage();
+    storage = createMemoryStorage();
     workplan = createWorkplan({ ...storage.repositories, changes: storage.changes });
+  });
+
+  it('answers notFound, not cursorExpired, for an id that never was, from an after a prune overtook', async () => {
+    const { id } = await workplan.workSchedules.create({ value: 'podada' });
+    await workplan.workSchedules.update(id, { value: 'podada 2' });
+    await storage.changes.prune(new Date(Date.now() + 60_000));
+    await expect(workplan.workSchedules.history('0190a000-0000-7000-8000-000000000000', { after: '1' })).rejects.toSatisfy(rejectsWith('notFound'));
+    // A record that is still there meets the prune as any walk does.
+    await expect(workplan.workSchedules.history(id, { after: '1' })).rejects.toSatisfy(rejectsWith('cursorExpired'));
   });
 
   /** A work schedule with `updates` updates after its create, and another record's change between each two. */
@@ -24,14 +35,14 @@ describe("a record's history in pages", () => {
   }
 
   it('answers the default number of changes, oldest first, and the after of the next page while more follow', async () => {
-    const id = await recordWith(DEFAULT_HISTORY_LIMIT + 4);
+    const id = await recordWith(DEFAULT_CHANGES_LIMIT + 4);
     const first = await workplan.workSchedules.history(id);
-    expect(DEFAULT_HISTORY_LIMIT).toBe(20);
-    expect(first.changes).toHaveLength(DEFAULT_HISTORY_LIMIT);
+    expect(DEFAULT_CHANGES_LIMIT).toBe(100);
+    expect(first.changes).toHaveLength(DEFAULT_CHANGES_LIMIT);
     expect(first.changes[0]?.data?.value).toBe('v0');
     expect(first.next).toBe(first.changes.at(-1)?.id);
     const rest = await workplan.workSchedules.history(id, { after: first.next });
-    expect(rest.changes.map((change) => change.data?.value)).toEqual(['v20', 'v21', 'v22', 'v23', 'v24']);
+    expect(rest.changes.map((change) => change.data?.value)).toEqual(['v100', 'v101', 'v102', 'v103', 'v104']);
     expect(rest.next).toBeUndefined();
   });
 

@@ -2,7 +2,7 @@ import { type RecordChange } from './changes.js';
 
 /**
  * Which page of a record's history to read: its changes after the change `after` (from its
- * first when left out), at most `limit` (1 to 1000; the service's 20 when left out). Read
+ * first when left out), at most `limit` (1 to 1000; the service's 100 when left out). Read
  * on from a page's `next`, as the service's `Link: rel="next"` says.
  */
 export interface HistoryRequest {

@@ -7,14 +7,6 @@ import { assembleRecord, type CatalogRecord, type RecordInput, type RecordKind }
 import { isAtExpectedRevision, type ExpectedRevisions } from './revision.js';
 import { checkText, uniquenessKey } from './text-rules.js';
 
-/**
- * The changes of a record's history in one answer unless a page asks for more (up to
- * `MAX_CHANGES_LIMIT`): fewer than the feed's, as a history is what a clerk's screen opens,
- * and many opened at once must hold up the process's other requests little (the contract's
- * "A record's history"; scripts/history-load.mjs measures it).
- */
-export const DEFAULT_HISTORY_LIMIT = 20;
-
 /** The farthest a list may skip. */
 export const MAX_SKIP = 10_000_000;
 
@@ -180,21 +172,29 @@ export class Catalog<F extends string> {
 
   /**
    * A page of the changes kept of the record with this id, oldest first, also after it was
-   * deleted: paged as the feed is (`checkChangesPage`, `DEFAULT_HISTORY_LIMIT` when no limit
-   * is asked), `next` set while more follow.
-   * `notFound` when none is kept and no record has the id. A record stored before changes
-   * were kept has none until its next write.
+   * deleted: paged as the feed is (`checkChangesPage`, its default and largest page),
+   * `next` set while more follow.
+   * `notFound` when none is kept and no record has the id, whatever `after` says (before
+   * `cursorExpired`, which only a known record's walk can meet). A record stored before
+   * changes were kept has none until its next write.
    */
   async history(id: string, request: HistoryRequest = {}, options?: ReadOptions): Promise<HistoryPage<F>> {
-    const { after, limit } = checkChangesPage(request, DEFAULT_HISTORY_LIMIT);
+    const { after, limit } = checkChangesPage(request);
     // One change more than asked tells whether a next page exists.
-    const changes = (await this.#changes.history(this.kind.name, id, after, limit + 1, options)) as Change<F>[];
-    if (changes.length === 0 && (after === 0 || (await this.#changes.history(this.kind.name, id, 0, 1, options)).length === 0)) {
-      await this.find(id, options);
-    }
+    const changes = (await this.#changes.history(this.kind.name, id, after, limit + 1, options).catch(async (error: unknown) => {
+      if (error instanceof WorkplanError && error.kind === 'cursorExpired') await this.#findKnown(id, options);
+      throw error;
+    })) as Change<F>[];
+    if (changes.length === 0 && after > 0) await this.#findKnown(id, options);
+    else if (changes.length === 0) await this.find(id, options);
     if (changes.length <= limit) return { changes };
     const page = changes.slice(0, limit);
     return { changes: page, next: (page.at(-1) as Change<F>).id };
+  }
+
+  /** `notFound` unless a change of the id is kept or a record has it. */
+  async #findKnown(id: string, options?: ReadOptions): Promise<void> {
+    if ((await this.#changes.history(this.kind.name, id, 0, 1, options)).length === 0) await this.find(id, options);
   }
 
   /**

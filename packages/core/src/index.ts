@@ -1,7 +1,6 @@
 /** @workplan/core: the domain of work schedules and cost centers, with no dependency at all. */
 export {
   Catalog,
-  DEFAULT_HISTORY_LIMIT,
   MAX_SKIP,
   checkPage,
   type CatalogOptions,

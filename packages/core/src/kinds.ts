@@ -6,7 +6,7 @@ import { costCenter, workSchedule, type RecordKind } from './record.js';
  * Every kind of record, by the name its catalog and storage go by. A new resource is one
  * more entry here (and one description in each adapter that names it to people).
  */
-export const recordKinds = { workSchedules: workSchedule, costCenters: costCenter } as const;
+export const recordKinds = Object.freeze({ workSchedules: workSchedule, costCenters: costCenter } as const);
 
 /** The kind whose `RecordKind.name` is `name` (as a change keeps it), if any. */
 export function kindNamed(name: string): RecordKind<string> | undefined {

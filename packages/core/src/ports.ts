@@ -83,8 +83,7 @@ export interface ChangeLog {
   /**
    * At most `limit` changes kept of the record of kind `kind` with id `recordId`, numbered
    * after `after` (a change's sequence, of any record; 0: from its first change kept), oldest
-   * first; `cursorExpired` as `read`. A page costs what it holds, not the record's whole
-   * history: a storage reads it from an index on the record, from `after` on.
+   * first; `cursorExpired` as `read`.
    */
   history(kind: string, recordId: string, after: number, limit: number, options?: ReadOptions): Promise<Change[]>;
   /**
@@ -113,4 +112,4 @@ export interface IdGenerator {
 }
 
 /** The system's own clock. */
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = Object.freeze({ now: () => new Date() });

@@ -37,7 +37,7 @@ export interface RecordOrder {
 }
 
 /** The order of a plain list: oldest first. */
-export const CREATION_ORDER: RecordOrder = { field: 'createdAt', descending: false };
+export const CREATION_ORDER: RecordOrder = Object.freeze({ field: 'createdAt', descending: false });
 
 /**
  * A record's place in an order: its sort value (`createdAt` or `updatedAt` in epoch

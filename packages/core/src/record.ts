@@ -33,8 +33,8 @@ export type WorkScheduleInput = RecordInput<'value'>;
 /** What creates or updates a cost center: `{ title: 'Financeiro' }`. */
 export type CostCenterInput = RecordInput<'title'>;
 
-export const workSchedule: RecordKind<'value'> = { name: 'workSchedule', field: 'value' };
-export const costCenter: RecordKind<'title'> = { name: 'costCenter', field: 'title' };
+export const workSchedule: RecordKind<'value'> = Object.freeze({ name: 'workSchedule', field: 'value' });
+export const costCenter: RecordKind<'title'> = Object.freeze({ name: 'costCenter', field: 'title' });
 
 /** The parts of a record, independent of what its text field is called. */
 export interface RecordParts {

@@ -69,15 +69,16 @@ export function describeHistory(service: () => ServiceUnderTest, call: ContractC
       expect([dataOf(past, 200), past.headers.link]).toEqual([[], undefined]);
     });
 
-    it('answers 20 changes at most without limit, and its Link keeps no limit', async () => {
-      const id = await recordWith(20);
+    // The feed's default page (the contract: the same default as /changes).
+    it('answers 100 changes at most without limit, and its Link keeps no limit', { timeout: 120_000 }, async () => {
+      const id = await recordWith(100);
       const answer = await call({ path: `${one(id)}/history`, key: service().readKey });
       const page = dataOf(answer, 200) as Json[];
-      expect(page).toHaveLength(20);
+      expect(page).toHaveLength(100);
       expect(nextLinkOf(answer)).toBe(`/api/v1/${singular}/${id}/history?after=${String(page.at(-1)?.id)}`);
       const rest = await call({ path: nextLinkOf(answer) ?? '' });
       expect((dataOf(rest, 200) as Json[]).map((change) => change.action)).toEqual(['update']);
-      expect(dataOf(await call({ path: `${one(id)}/history?limit=1000` }), 200) as Json[]).toHaveLength(21);
+      expect(dataOf(await call({ path: `${one(id)}/history?limit=1000` }), 200) as Json[]).toHaveLength(101);
     });
 
     it.each(badPageQueries)('refuses %s with 400 INVALID_QUERY and the find message', async (_label, query) => {

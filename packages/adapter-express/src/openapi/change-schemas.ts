@@ -1,4 +1,4 @@
-import { AFTER_PATTERN, DEFAULT_CHANGES_LIMIT, DEFAULT_HISTORY_LIMIT, MAX_CHANGES_LIMIT, MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
+import { AFTER_PATTERN, DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT, MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
 import { type ResourceDescription } from '../resources.js';
 import { EXAMPLE_ID, ref, type Json } from './json.js';
 
@@ -74,9 +74,9 @@ function pageParameters(defaultLimit: number): Json[] {
   ];
 }
 
-/** The parameters of a record's history: a page as the feed's, with a default of its own (it never waits). */
+/** The parameters of a record's history: a page as the feed's (it never waits). */
 export function historyParameters(): Json[] {
-  return pageParameters(DEFAULT_HISTORY_LIMIT);
+  return pageParameters(DEFAULT_CHANGES_LIMIT);
 }
 
 /** The query and header parameters of `/changes`. */

@@ -18,6 +18,9 @@ interface Shown {
   readonly next: string | undefined;
 }
 
+/** Changes a page of the dialog shows: a screenful a clerk reads, fewer than the service's default page. */
+const HISTORY_PAGE = 20;
+
 /**
  * A record's history in a modal dialog: each write, oldest first, who made it and when, the
  * text before and after. The service answers it a page at a time: the first page shows at
@@ -36,7 +39,7 @@ export function RecordHistory({ resource, records, record, onClose }: Props) {
 
   /** Reads the page after `after` (the first without it) and shows it after what is shown, each change once. */
   const readFrom = async (after: string | undefined) => {
-    const page = await reading.run(() => records.historyPage(record.id, after === undefined ? {} : { after }));
+    const page = await reading.run(() => records.historyPage(record.id, { after, limit: HISTORY_PAGE }));
     if (page === undefined) return undefined;
     setShown((before) => {
       const had = after === undefined || before === undefined ? [] : before.changes;
