@@ -67,10 +67,11 @@ describeInChromium('the console\'s page, in Chromium', () => {
     await openCostCenters();
     expect((await linesOf(page.locator('table.records time'))).every((lines) => lines === 1)).toBe(true);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
-    const edit = costCenters().first().getByRole('button', { name: 'Editar “Centro de custo 01”' });
+    // Newest first: the first row is the last one made.
+    const edit = costCenters().first().getByRole('button', { name: 'Editar “Centro de custo 12”' });
     await edit.focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('textbox', { name: 'Editar “Centro de custo 01”' }).waitFor();
+    await page.getByRole('textbox', { name: 'Editar “Centro de custo 12”' }).waitFor();
     await page.keyboard.press('Escape');
     await expectAccessible(page, 'the list at 360 px');
     await page.setViewportSize({ width: 1280, height: 900 });
