@@ -44,7 +44,7 @@ describe('MongoStorage.ping', () => {
   it('fails with storageUnavailable once the default time limit has passed when the server does not answer, and not before', async () => {
     // A server that never answers: the ping's command waits until its signal aborts.
     vi.spyOn(Db.prototype, 'command').mockImplementation((_command, options) => {
-      const signal = options?.signal as AbortSignal | undefined;
+      const signal = options?.signal;
       return new Promise((_resolve, reject) => {
         signal?.addEventListener('abort', () => { reject(signal.reason as Error); }, { once: true });
       });
