@@ -1,6 +1,8 @@
-import { MongoClient } from 'mongodb';
+import { WorkplanError } from '@workplan/core';
+import { Db, MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MongoStorage } from './mongo-storage.js';
+import { DEFAULT_TIMEOUT_MS } from './time-limit.js';
 
 describe('MongoStorage.close', () => {
   afterEach(() => {
@@ -31,5 +33,33 @@ describe('MongoStorage.close', () => {
     const failure = new Error('closing failed');
     vi.spyOn(MongoClient.prototype, 'close').mockRejectedValue(failure);
     await expect(new MongoStorage({ uri: 'mongodb://127.0.0.1:9/none', timeoutMS: 100 }).close()).rejects.toBe(failure);
+  });
+});
+
+describe('MongoStorage.ping', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('fails with storageUnavailable once the default time limit has passed when the server does not answer, and not before', async () => {
+    // A server that never answers: the ping's command waits until its signal aborts.
+    vi.spyOn(Db.prototype, 'command').mockImplementation((_command, options) => {
+      const signal = options?.signal;
+      return new Promise((_resolve, reject) => {
+        signal?.addEventListener('abort', () => { reject(signal.reason as Error); }, { once: true });
+      });
+    });
+    const storage = new MongoStorage({ uri: 'mongodb://127.0.0.1:9/none' });
+    // On a fake clock: the limit is the storage's arithmetic, not the machine's speed.
+    vi.useFakeTimers();
+    try {
+      const outcome = storage.ping().then(() => 'answered', (error: unknown) => (WorkplanError.is(error) ? error.kind : 'another failure'));
+      await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT_MS - 1);
+      await expect(Promise.race([outcome, Promise.resolve('pending')])).resolves.toBe('pending');
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(outcome).resolves.toBe('storageUnavailable');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -34,15 +34,14 @@ describe('MongoDB storage with no server', () => {
     await storage.close();
   });
 
-  it('fails a readiness ping with storageUnavailable within the default 2 s', async () => {
+  // That it gives up at the default time limit is the storage's arithmetic, tested on a fake clock (mongo-storage.test.ts).
+  it('fails a readiness ping with storageUnavailable with the default time limit', async () => {
     const withDefaults = new MongoStorage({ uri });
-    const started = performance.now();
     try {
       await expect(withDefaults.ping()).rejects.toSatisfy(isStorageUnavailable);
     } finally {
       await withDefaults.close();
     }
-    expect(performance.now() - started).toBeLessThan(2500);
   });
 
   it('refuses to connect with storageUnavailable', async () => {

@@ -1,6 +1,6 @@
 import { WorkplanError } from '@workplan/core';
 import { MongoBulkWriteError, MongoServerError, type BulkWriteResult, type Collection, type WriteError } from 'mongodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WriteClaims, type ClaimDocument } from './write-claims.js';
 
 const TIMEOUT_MS = 2000;
@@ -79,12 +79,18 @@ describe('WriteClaims', () => {
     const write = () => Promise.resolve('written');
     const claimsOf = new WriteClaims(claims.collection, TIMEOUT_MS);
 
-    claims.held.set(claim, new Date());
-    await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBeUndefined(); // A live writer: wait, then read again.
-    claims.held.set(claim, new Date(Date.now() - TIMEOUT_MS - 2000));
-    await expect(claimsOf.exclusively('r1', at, signal, write)).rejects.toSatisfy(isUnavailable);
-    claims.held.set(claim, new Date(Date.now() - 31_000));
-    await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBe('written');
+    // On a clock that stands: a claim's age is the arithmetic of the claims, not the time the test took.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      claims.held.set(claim, new Date());
+      await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBeUndefined(); // A live writer: wait, then read again.
+      claims.held.set(claim, new Date(Date.now() - TIMEOUT_MS - 2000));
+      await expect(claimsOf.exclusively('r1', at, signal, write)).rejects.toSatisfy(isUnavailable);
+      claims.held.set(claim, new Date(Date.now() - 31_000));
+      await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBe('written');
+    } finally {
+      vi.useRealTimers();
+    }
     expect(claims.asked.at(-2)).toBe(`claim ${claim}+`);
   });
 });

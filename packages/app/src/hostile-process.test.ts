@@ -131,7 +131,7 @@ describe('the app as a process, under hostile conditions', () => {
   });
 
   it('hostile 2c: Expect: 100-continue is answered 100 only once the body is to be read; a request refused before it gets its refusal alone', async () => {
-    const app = run({ LOG_LEVEL: 'silent' });
+    const app = run({ LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: '60000' });
     const url = await app.listening();
     const body = JSON.stringify({ value: 'sent after 100' });
     const head = (sent: string) =>
@@ -160,15 +160,15 @@ describe('the app as a process, under hostile conditions', () => {
     const waiting = await open(url);
     waiting.socket.write(head(key).replace('Connection: close\r\n', ''));
     while (statusesOf(waiting.received()).length === 0) await sleep(10);
-    const stopping = Date.now();
     app.child.kill('SIGTERM');
     await sleep(200);
     waiting.socket.write(body.replace('sent after 100', 'sent when stop'));
     const drained = await waiting.closed;
     expect(statusesOf(drained)).toEqual([100, 201]);
     expect(drained).toMatch(/\r\nConnection: close\r\n/iu);
+    // Its shutdown timeout outlasts the test: exited at all, the drain ended with the request.
     const [code] = await app.exited;
-    expect({ code, fast: Date.now() - stopping < 5000 }).toEqual({ code: 0, fast: true });
+    expect(code).toBe(0);
   });
 
   it(
@@ -192,7 +192,6 @@ describe('the app as a process, under hostile conditions', () => {
       finishing.socket.write(post('{"value":"drain"}'.length));
       await sleep(100);
 
-      const stopping = Date.now();
       app.child.kill('SIGTERM');
       // Each keep-alive client sends at once; it must see an answer, or the connection closed
       // before it sent anything, never a reset.
@@ -205,10 +204,10 @@ describe('the app as a process, under hostile conditions', () => {
       });
       await sleep(300);
       finishing.socket.write('"value":"drain"}');
+      // The stuck request never ends: exited at all, the app cut it short at SHUTDOWN_TIMEOUT_MS
+      // (by its own clock; its log says so below), not a time measured here.
       const [code] = await app.exited;
-      const took = Date.now() - stopping;
       expect(code).toBe(0);
-      expect(took).toBeLessThan(1500 + 1000);
       for (const outcome of await Promise.all(outcomes)) {
         expect(outcome.reset).toBe(false);
         if (!outcome.endedBefore) expect(outcome.answers).toBe(1);

@@ -47,12 +47,12 @@ describe('the app whose log cannot be written', () => {
           await Promise.race([Promise.all(Array.from({ length: 50 }, () => send(url, { path: '/health/live' }))), sleep(3000)]);
           await sleep(300);
         }
-        const live = await Promise.race([send(url, { path: '/health/live' }).then((answer) => answer.status), sleep(2000).then(() => 'no answer')]);
-        expect(live).toBe(200);
-        const stopping = Date.now();
+        // Held by its log, the app would answer nothing, and not exit, until there is room,
+        // which comes only once the test ends: answered and exited at all, it did not wait.
+        const live = await send(url, { path: '/health/live' });
+        expect(live.status).toBe(200);
         child.kill('SIGTERM');
-        const code = await Promise.race([exited, sleep(10_000).then(() => 'still running')]);
-        expect({ code, quick: Date.now() - stopping < 10_000 }).toEqual({ code: 0, quick: true });
+        expect(await exited).toBe(0);
       } finally {
         child.kill('SIGKILL');
         small.release();

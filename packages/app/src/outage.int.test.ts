@@ -6,6 +6,7 @@ import { startService, type RunningService } from './service.js';
 
 const ferretdb = ferretdbBinary('the MongoDB outage test');
 const key = 'outage-test-key-0123456789';
+const REQUEST_DEADLINE_MS = 120_000;
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -34,7 +35,8 @@ describe.skipIf(ferretdb === undefined)('the app through a MongoDB outage', () =
   it('serves live but not ready while the database is down at start, then comes up with it', async () => {
     database = await OwnFerretDb.prepare(ferretdb ?? '');
     const uri = database.uri('workplan_outage');
-    service = await startService(parseConfig({ PORT: '0', API_KEYS: key, STORAGE: 'mongodb', MONGODB_URI: uri, LOG_LEVEL: 'silent' }));
+    // A request deadline past every test's own timeout: a 503 can only be the storage's (MONGODB_TIMEOUT_MS, 2 s).
+    service = await startService(parseConfig({ PORT: '0', API_KEYS: key, STORAGE: 'mongodb', MONGODB_URI: uri, LOG_LEVEL: 'silent', REQUEST_TIMEOUT_MS: String(REQUEST_DEADLINE_MS) }));
     expect((await send(service.url, { path: '/health/live' })).status).toBe(200);
     expect((await send(service.url, { path: '/health/ready' })).status).toBe(503);
     expect((await call('GET', '/api/v1/scales')).status).toBe(503);
@@ -52,12 +54,11 @@ describe.skipIf(ferretdb === undefined)('the app through a MongoDB outage', () =
       created.push((answer.json as { data: { id: string } }).data.id);
     }
     await database.kill();
-    const started = Date.now();
+    // Answered at all, it was by the storage's own bound, not by the request deadline (an order, not a time).
     const during = await call('POST', '/api/v1/scale', { value: uniqueText('durante') });
     expect(during.status).toBe(503);
     expect(during.json).toMatchObject({ error: { code: 'STORAGE_UNAVAILABLE' } });
     expect(during.headers['retry-after']).toBe('2');
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect((await send(service.url, { path: '/health/ready' })).status).toBe(503);
     expect((await send(service.url, { path: '/health/live' })).status).toBe(200);
   });

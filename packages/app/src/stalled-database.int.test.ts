@@ -16,9 +16,9 @@ const key = 'stalled-test-key-0123456789';
 const json = { key, 'content-type': 'application/json' };
 
 const TIMEOUT_MS = 800;
-// What an answer may take beyond the storage's bound: the HTTP exchange on loopback and a
-// busy two-core machine. Far below the request deadline (10 s) the bound replaces.
-const MARGIN_MS = 1000;
+// A request deadline past the test's own timeout: with the database frozen, a 503 answered
+// at all was answered by the storage's bound (MONGODB_TIMEOUT_MS), not by the deadline.
+const REQUEST_DEADLINE_MS = 600_000;
 
 interface Timed {
   readonly name: string;
@@ -74,7 +74,7 @@ describe.skipIf(ferretdb === undefined)('the app as a process over a MongoDB tha
     async () => {
       const database = await OwnFerretDb.prepare(ferretdb ?? '');
       await database.start();
-      const { app, url } = await appOver(database, { MONGODB_TIMEOUT_MS: String(TIMEOUT_MS) });
+      const { app, url } = await appOver(database, { MONGODB_TIMEOUT_MS: String(TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_DEADLINE_MS) });
       try {
         const created = await send(url, { method: 'POST', path: '/api/v1/scale', headers: json, body: JSON.stringify({ value: 'antes' }) });
         expect(created.status).toBe(201);
@@ -103,7 +103,6 @@ describe.skipIf(ferretdb === undefined)('the app as a process over a MongoDB tha
         expect(answers.map(({ name, status, code, retryAfter }) => ({ name, status, code, retryAfter }))).toEqual(
           answers.map(({ name }) => ({ name, status: 503, code: 'STORAGE_UNAVAILABLE', retryAfter: '2' })),
         );
-        expect(answers.filter(({ ms }) => ms > TIMEOUT_MS + MARGIN_MS)).toEqual([]);
 
         await untilReady(url, 10_000);
         expect((await send(url, { path: `/api/v1/scale/${id}`, headers: { key } })).status).toBe(200);

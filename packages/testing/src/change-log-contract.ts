@@ -218,19 +218,17 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
 
     describe('waiting', () => {
       it('wakes a waiter soon after a change is committed', async () => {
-        const waiting = log.waitAfter(0, 10_000);
-        const started = Date.now();
+        // Its wait outlasts the test: woken at all, it was woken by the change.
+        const waiting = log.waitAfter(0, 60_000);
         setTimeout(() => void insert({ text: 'acorda' }), 50);
         await waiting;
-        expect(Date.now() - started).toBeLessThan(2000);
         await expect(everyChange(log)).resolves.toHaveLength(1);
       });
 
       it('resolves at once when a change after the given one is already there', async () => {
         await insert({ text: 'já' });
-        const started = Date.now();
-        await log.waitAfter(0, 10_000);
-        expect(Date.now() - started).toBeLessThan(1000);
+        // Its wait outlasts the test: resolved at all, it did not wait.
+        await log.waitAfter(0, 60_000);
       });
 
       it('resolves once its time is out, or when its signal aborts, without a change', async () => {
@@ -238,13 +236,12 @@ export function describeChangeLogContract(adapterName: string, makeStorage: Stor
         await log.waitAfter(0, 150);
         expect(Date.now() - started).toBeGreaterThanOrEqual(100);
         const controller = new AbortController();
-        const aborted = log.waitAfter(0, 10_000, { signal: controller.signal });
+        // Its wait outlasts the test: resolved at all, it was by the abort.
+        const aborted = log.waitAfter(0, 60_000, { signal: controller.signal });
         setTimeout(() => {
           controller.abort(new Error('the client left'));
         }, 50);
-        const abortedAt = Date.now();
         await aborted;
-        expect(Date.now() - abortedAt).toBeLessThan(2000);
       });
     });
 
