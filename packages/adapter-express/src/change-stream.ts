@@ -42,6 +42,7 @@ export async function streamChanges(req: Request, res: Response, parameters: Cha
   }
 }
 
+/** The stream of a follower taken in: its first page, or the refusal of it, then every change until it is let go. */
 async function follow(res: Response, parameters: ChangesParameters, options: StreamOptions, request: ChangesRequest): Promise<void> {
   const { feed, json } = options;
   const held = holdOpen(res);

@@ -31,7 +31,7 @@ async function stream(baseUrl: string, withKey = key): Promise<EventStream> {
 /** The refusal of a stream, read as the JSON answer it is. */
 async function refusalOf(held: EventStream): Promise<HttpAnswer> {
   const text = await held.text;
-  return { status: held.status, headers: held.headers, text, json: JSON.parse(text) as unknown } as HttpAnswer;
+  return { status: held.status, headers: held.headers, text, json: JSON.parse(text) as unknown };
 }
 
 const { message } = changesDescription;
@@ -83,7 +83,11 @@ describe('bounds on the followers of the changes', () => {
       read: (request: ChangesRequest, options?: ReadOptions) => {
         reads += 1;
         if (request.wait === undefined) return Promise.resolve({ changes: [], next: '0' });
-        return new Promise((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('let go'))));
+        return new Promise((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => {
+            reject(new Error('let go'));
+          });
+        });
       },
     };
     const { baseUrl } = await serve({ followerBounds: { perKey: 1, total: 1 }, changes: feed });
