@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { type ChangesRequest, type ReadOptions } from '@workplan/core';
 import { expectProblem, openEventStream, send, type EventStream, type HttpAnswer } from '@workplan/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,12 +101,29 @@ describe('bounds on the followers of the changes', () => {
     expect(reads).toBe(before);
   });
 
-  it('tells each follower held, from before its first read until it is let go', async () => {
+  it('tells each follower held from before its first read, and once it is let go', async () => {
     const held: string[] = [];
-    const { baseUrl } = await serve({ onFollowerHeld: (kind) => (held.push(`+${kind}`), () => held.push(`-${kind}`)) });
-    const one = await stream(baseUrl);
-    expect(held).toEqual(['+stream']);
-    one.close();
+    // A first read that lasts until the test ends it: the stream is held, its headers not yet sent.
+    let endRead: () => void = () => undefined;
+    const feed: ChangesFeed = {
+      read: (_request: ChangesRequest, options?: ReadOptions) =>
+        new Promise((resolve, reject) => {
+          endRead = () => {
+            resolve({ changes: [], next: '0' });
+          };
+          options?.signal?.addEventListener('abort', () => {
+            reject(new Error('let go'));
+          });
+        }),
+    };
+    const { baseUrl } = await serve({ changes: feed, onFollowerHeld: (kind) => (held.push(`+${kind}`), () => held.push(`-${kind}`)) });
+    const url = new URL(baseUrl);
+    const pending = request({ host: url.hostname, port: url.port, path: '/api/v1/changes', headers: { key, accept: 'text/event-stream' }, agent: false });
+    pending.on('error', () => undefined); // Its own hang-up, on purpose.
+    pending.end();
+    await expect.poll(() => held).toEqual(['+stream']);
+    pending.destroy();
+    endRead();
     await expect.poll(() => held).toEqual(['+stream', '-stream']);
   });
 });
