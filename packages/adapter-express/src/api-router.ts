@@ -3,12 +3,12 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { type ApiKeys } from './api-keys.js';
 import { apiReadRoute, type ApiRead } from './api-read.js';
 import { changesJsonOf, type ChangesJson } from './change-json.js';
-import { type FollowerWatch } from './change-stream.js';
 import { changesParametersOf, changesQueryStringOf, HISTORY_NAMES } from './changes-parameters.js';
 import { changesRoute } from './changes-route.js';
 import { entityTagOf, expectedRevisionsOf, noneMatchHits } from './entity-tags.js';
 import { sendNotModified, sendSuccess, sendSuccessJson } from './envelope.js';
 import { readJsonBody, requireJsonMediaType } from './json-body.js';
+import { followerAdmission, type FollowerBounds, type FollowerRefusalWatch, type FollowerWatch } from './follower-bounds.js';
 import { endWhenKeyGoes, identifyKey, requireKey, requireRole } from './key-check.js';
 import { listRoute } from './list-route.js';
 import { operation } from './operation.js';
@@ -35,6 +35,10 @@ export interface ApiRouterOptions {
   readonly reads?: readonly ApiRead[] | undefined;
   /** Told of each follower of the changes held open (an event stream, a long poll), for metrics. */
   readonly onFollowerHeld?: FollowerWatch | undefined;
+  /** How many followers of the changes may be held open, per key and in all; past one, 429 or 503 at once. No bound when unset. */
+  readonly followerBounds?: FollowerBounds | undefined;
+  /** Told of each follower refused by a bound, and which (metrics). */
+  readonly onFollowerRefused?: FollowerRefusalWatch | undefined;
 }
 
 /** The handlers every operation of the interface runs first: its message, the key, the rate limits and the key's role. */
@@ -66,7 +70,13 @@ export function createApiRouter(options: ApiRouterOptions): Router {
   if (!Number.isInteger(heartbeatSeconds) || heartbeatSeconds < 1 || heartbeatSeconds > MAX_CHANGES_WAIT_SECONDS) {
     throw new RangeError(`heartbeatSeconds must be a whole number from 1 to ${MAX_CHANGES_WAIT_SECONDS}, not ${heartbeatSeconds}`);
   }
-  const changes = changesRoute({ feed: options.changes, json: changesJson, path: `${basePath}${changesPath}`, heartbeatSeconds, onFollowerHeld: options.onFollowerHeld });
+  const changes = changesRoute({
+    feed: options.changes,
+    json: changesJson,
+    path: `${basePath}${changesPath}`,
+    heartbeatSeconds,
+    admitFollower: followerAdmission({ bounds: options.followerBounds, onHeld: options.onFollowerHeld, onRefused: options.onFollowerRefused }),
+  });
   // The feed is the one path that reads on after its request began: a key that goes ends it.
   routeTable(router, { [changesPath]: { get: guarded(changesDescription.message, changesPath, endWhenKeyGoes(options.keys), changes) } });
   for (const read of options.reads ?? []) routeTable(router, { [read.path]: { get: guarded(read.message, read.path, apiReadRoute(read)) } });

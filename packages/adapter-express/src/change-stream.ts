@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { checkChangesWait } from '@workplan/core';
+import { checkChangesWait, type ChangesRequest } from '@workplan/core';
 import { type Request, type Response } from 'express';
 import { type ChangesJson } from './change-json.js';
 import { type ChangesParameters } from './changes-parameters.js';
 import { problemJson } from './envelope.js';
+import { type FollowerAdmission } from './follower-bounds.js';
 import { holdOpen, refusalOf } from './held-open.js';
 import { type HttpFailure } from './http-failure.js';
 import { contextOf, requestSignal } from './request-context.js';
@@ -15,12 +16,9 @@ export interface StreamOptions {
   readonly json: ChangesJson;
   /** Seconds between the comments an event stream sends while no change comes. */
   readonly heartbeatSeconds: number;
-  /** Told when a follower is held open waiting for changes (metrics); the function it returns is called once it is let go. */
-  readonly onFollowerHeld?: FollowerWatch | undefined;
+  /** Takes each follower in (counted, bounded) before anything is read for it, or refuses it. */
+  readonly admitFollower: FollowerAdmission;
 }
-
-/** What is told of a follower held open: an event stream or a long poll (`wait`); returns what to call once it is let go. */
-export type FollowerWatch = (kind: 'stream' | 'poll') => () => void;
 
 /**
  * Serves the changes as `text/event-stream`: each change an event (`id:` its id, `data:` its
@@ -32,10 +30,21 @@ export type FollowerWatch = (kind: 'stream' | 'poll') => () => void;
  * an event `problem` whose data is the failure a request with that key is answered.
  */
 export async function streamChanges(req: Request, res: Response, parameters: ChangesParameters, options: StreamOptions): Promise<void> {
-  const { feed, json } = options;
   // A stream takes no `wait` of its own, but a bad one is refused as on a page.
   checkChangesWait(parameters.wait);
   const request = { after: req.get('Last-Event-ID') ?? parameters.after, limit: parameters.limit };
+  // Refused past a bound before anything is read; counted from here until it is let go.
+  const letGo = options.admitFollower(res, 'stream');
+  try {
+    await follow(res, parameters, options, request);
+  } finally {
+    letGo();
+  }
+}
+
+/** The stream of a follower taken in: its first page, or the refusal of it, then every change until it is let go. */
+async function follow(res: Response, parameters: ChangesParameters, options: StreamOptions, request: ChangesRequest): Promise<void> {
+  const { feed, json } = options;
   const held = holdOpen(res);
   let page = await feed.read(request, { signal: requestSignal(res) });
   if (res.headersSent) {
@@ -51,7 +60,6 @@ export async function streamChanges(req: Request, res: Response, parameters: Cha
     'X-Accel-Buffering': 'no',
   });
   res.flushHeaders();
-  const letGo = options.onFollowerHeld?.('stream');
   try {
     for (;;) {
       if (held.aborted) break; // Let go while a page was read (or before the first): that page is not sent.
@@ -63,7 +71,6 @@ export async function streamChanges(req: Request, res: Response, parameters: Cha
   } catch (error) {
     if (!held.aborted) throw error; // After the end of the stream, for the logs: the client sees the stream end.
   } finally {
-    letGo?.();
     const refusal = refusalOf(held);
     res.end(refusal === undefined ? undefined : lastEvent(res, refusal));
   }

@@ -38,8 +38,9 @@ function wantsStream(req: Request): boolean {
 async function answerPage(res: Response, parameters: ChangesParameters, options: ChangesRouteOptions): Promise<void> {
   // A long poll waits on purpose: its deadline counts from the end of its wait.
   if (parameters.wait !== undefined) postponeDeadline(res, parameters.wait * 1000);
+  // A page without `wait` is not held, so no bound counts it; a long poll is refused past one before anything is read.
+  const letGo = parameters.wait === undefined ? undefined : options.admitFollower(res, 'poll');
   const held = holdOpen(res);
-  const letGo = parameters.wait === undefined ? undefined : options.onFollowerHeld?.('poll');
   const page = await options.feed
     .read(parameters, { signal: AbortSignal.any([requestSignal(res), held]) })
     .catch((error: unknown) => {

@@ -17,7 +17,7 @@ export function codeOfClientError(error: ClientError): ErrorCode {
 }
 
 /** What logs and metrics learn of an answer written outside the app, beyond its route and time. */
-export type UnparsedAnswer = Pick<AnsweredRequest, 'requestId' | 'method' | 'status'>;
+export type UnparsedAnswer = Pick<AnsweredRequest, 'requestId' | 'method' | 'status' | 'code'>;
 
 /**
  * Answers in the envelope a request Node's HTTP parser refused (bad bytes, an unknown
@@ -49,7 +49,7 @@ export function answerClientError(error: ClientError, socket: Duplex, afterReque
       method === 'HEAD' ? '' : body,
     ].join('\r\n'),
   );
-  return { requestId, method, status };
+  return { requestId, method, status, code };
 }
 
 /**

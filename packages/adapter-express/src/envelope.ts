@@ -89,6 +89,7 @@ const LONG_BODY = 16_384;
  */
 export function sendProblem(res: ServerResponse, problem: Problem): void {
   const context = contextOf(res);
+  context.problemCode = problem.code;
   const { status, routeMessage } = problems[problem.code];
   for (const [name, value] of Object.entries({ ...headersOf(problem.code), ...problem.headers })) res.setHeader(name, value);
   const message = context.message ?? routeMessage ?? routeMessages.badRequest;

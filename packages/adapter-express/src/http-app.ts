@@ -2,7 +2,7 @@ import express, { Router, type ErrorRequestHandler, type Express, type Request, 
 import { type ApiKeys } from './api-keys.js';
 import { type ApiRead } from './api-read.js';
 import { createApiRouter } from './api-router.js';
-import { type FollowerWatch } from './change-stream.js';
+import { type FollowerBounds, type FollowerRefusalWatch, type FollowerWatch } from './follower-bounds.js';
 import { sendProblem, sendSuccess } from './envelope.js';
 import { problemOf } from './problem-of.js';
 import { type HitCounter } from './hit-store.js';
@@ -51,6 +51,10 @@ export interface HttpAppOptions {
   readonly reads?: readonly ApiRead[];
   /** Told of each follower of the changes held open (an event stream, a long poll), for metrics. */
   readonly onFollowerHeld?: FollowerWatch;
+  /** How many followers of the changes may be held open, per key and in all; past one, 429 or 503 at once. No bound when unset. */
+  readonly followerBounds?: FollowerBounds;
+  /** Told of each follower refused by a bound, and which (metrics). */
+  readonly onFollowerRefused?: FollowerRefusalWatch;
   /** More routes, mounted before the 404 fallback (such as `/metrics`). */
   readonly routes?: readonly RequestHandler[];
 }
@@ -66,8 +70,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) app.use(corsPolicy(options.corsOrigins));
   const rateLimits =
     options.rateLimitPerMinute === undefined ? noRateLimits : rateLimitsOf(options.rateLimitPerMinute, options.hitCounter);
-  const { resources, changes, keys, heartbeatSeconds, reads, onFollowerHeld } = options;
-  app.use('/api/v1', createApiRouter({ resources, changes, keys, rateLimits, reads, onFollowerHeld, ...(heartbeatSeconds === undefined ? {} : { heartbeatSeconds }) }));
+  const { resources, changes, keys, heartbeatSeconds, reads, onFollowerHeld, followerBounds, onFollowerRefused } = options;
+  const followers = { onFollowerHeld, followerBounds, onFollowerRefused };
+  app.use('/api/v1', createApiRouter({ resources, changes, keys, rateLimits, reads, ...followers, ...(heartbeatSeconds === undefined ? {} : { heartbeatSeconds }) }));
   app.use('/health', healthRouter(options.isReady));
   // The document describes the resources this app serves, not a list kept beside them.
   app.use(docsRouter(openApiDocument(options.resources)));

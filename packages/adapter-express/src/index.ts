@@ -3,7 +3,7 @@ export { ApiKeys, fingerprintOf, keyEntryOf, MAX_KEY_BYTES, type KeyEntry, type 
 export { type ApiRead, type ApiReadOptions } from './api-read.js';
 export { createApiRouter, DEFAULT_HEARTBEAT_SECONDS, type ApiRouterOptions } from './api-router.js';
 export { describedChanges, type DescribedChanges } from './change-json.js';
-export { type FollowerWatch } from './change-stream.js';
+export { type FollowerBound, type FollowerBounds, type FollowerRefusalWatch, type FollowerWatch } from './follower-bounds.js';
 export { answerClientError } from './client-error.js';
 export { CONSOLE_PATH, consoleRouter } from './console-site.js';
 export { CONSOLE_CONTENT_SECURITY_POLICY, DOCS_CONTENT_SECURITY_POLICY } from './page-policy.js';

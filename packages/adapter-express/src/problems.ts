@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
+  | 'TOO_MANY_FOLLOWERS'
+  | 'FOLLOWERS_FULL'
   | 'HEADERS_TOO_LARGE'
   | 'STORAGE_UNAVAILABLE'
   | 'INTERNAL';
@@ -51,6 +53,13 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 /** Seconds a client waits before trying a storage that did not answer. */
 export const STORAGE_RETRY_SECONDS = 2;
 
+/**
+ * Seconds a follower refused by a bound waits before asking again: a slot frees when another
+ * follower leaves, which no one can foretell, so a pause long enough that a crowd of refused
+ * followers does not come back all at once, short enough that a console catches up soon.
+ */
+export const FOLLOWER_RETRY_SECONDS = 5;
+
 /** The one table from error code to status, sentence and headers. */
 export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
   INVALID_JSON: { status: 400, detail: 'O corpo da requisição está vazio ou não é um JSON válido.' },
@@ -82,12 +91,23 @@ export const problems: Readonly<Record<ErrorCode, ProblemEntry>> = {
     detail: 'O corpo deve ser JSON (application/json) em UTF-8, sem codificação de conteúdo.',
   },
   RATE_LIMITED: { status: 429, detail: 'Limite de requisições excedido; tente mais tarde.', retryAfter: 'limiter' },
+  TOO_MANY_FOLLOWERS: {
+    status: 429,
+    detail: 'Esta chave já acompanha as alterações em conexões demais; feche uma ou tente mais tarde.',
+    retryAfter: FOLLOWER_RETRY_SECONDS,
+  },
   HEADERS_TOO_LARGE: { status: 431, detail: 'Os cabeçalhos da requisição são grandes demais.' },
   STORAGE_UNAVAILABLE: {
     status: 503,
     detail: 'O armazenamento está indisponível no momento; tente novamente.',
     retryAfter: STORAGE_RETRY_SECONDS,
     routeMessage: routeMessages.unavailable,
+  },
+  // The instance, not the storage, is full: it holds as many followers as it was set to.
+  FOLLOWERS_FULL: {
+    status: 503,
+    detail: 'O serviço já acompanha as alterações no máximo de conexões; tente mais tarde.',
+    retryAfter: FOLLOWER_RETRY_SECONDS,
   },
   INTERNAL: { status: 500, detail: 'Erro interno.' },
 };

@@ -1,5 +1,6 @@
 import { type ServerResponse } from 'node:http';
 import { type KeyHolder } from './api-keys.js';
+import { type ErrorCode } from './problems.js';
 
 /** A request's deadline: the timer that answers it, what it runs, and the time it was given. */
 export interface Deadline {
@@ -31,6 +32,8 @@ export interface RequestContext {
   deadline?: Deadline;
   /** Made when a request is held open (`holdOpen`); aborted when the server lets it go or the client leaves. */
   held?: AbortController;
+  /** The code of the failure it was answered with, for metrics: a 503 of the storage is not one of a full instance. */
+  problemCode?: ErrorCode;
 }
 
 // A symbol-keyed property of the response rather than a WeakMap entry: every response takes

@@ -1,4 +1,5 @@
 import { type Request, type Response } from 'express';
+import { type ErrorCode } from './problems.js';
 import { contextOf } from './request-context.js';
 
 /** What logs and metrics learn of each answered request; never the key, never the raw path. */
@@ -8,6 +9,8 @@ export interface AnsweredRequest {
   /** The route pattern, such as `/api/v1/scale/:id`; `unmatched` when none matched, `unparsed` when Node's parser answered. */
   readonly route: string;
   readonly status: number;
+  /** The contract's error code of a failure answered in the envelope; unset for a success. */
+  readonly code: ErrorCode | undefined;
   readonly durationMs: number;
   /** The name of the request's key (its fingerprint when it has none given); unset without a valid key. */
   readonly keyName: string | undefined;
@@ -25,6 +28,7 @@ export function observeResponse(req: Request, res: Response, observe: ResponseOb
       method: req.method,
       route: context.route ?? 'unmatched',
       status: res.statusCode,
+      code: context.problemCode,
       durationMs: performance.now() - started,
       keyName: context.key?.name,
     });

@@ -28,6 +28,7 @@ describe('parseConfig', () => {
       changesRetentionDays: undefined,
       webhooksFile: undefined,
       webhooksLeaseMs: 30_000,
+      followerBounds: { perKey: 100, total: 2000 },
     });
   });
 
@@ -140,6 +141,19 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow('not an origin');
     expect(() => parseConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow('RATE_LIMIT_PER_MINUTE must be a whole number');
     expect(() => parseConfig({ SHUTDOWN_TIMEOUT_MS: '10s' })).toThrow('SHUTDOWN_TIMEOUT_MS must be a whole number from 0 to 600000, not "10s"');
+  });
+
+  it('bounds the followers of the changes by FOLLOWERS_PER_KEY and FOLLOWERS_MAX: 100 and 2000 unless set, refused in one sentence when bad', () => {
+    expect(parseConfig({}).followerBounds).toEqual({ perKey: 100, total: 2000 });
+    expect(parseConfig({ FOLLOWERS_PER_KEY: '3', FOLLOWERS_MAX: ' 10 ' }).followerBounds).toEqual({ perKey: 3, total: 10 });
+    for (const bad of ['0', '-1', '1.5', 'many', '1000001']) {
+      expect(() => parseConfig({ FOLLOWERS_PER_KEY: bad })).toThrow(`FOLLOWERS_PER_KEY must be a whole number from 1 to 1000000, not "${bad}"`);
+      expect(() => parseConfig({ FOLLOWERS_MAX: bad })).toThrow(`FOLLOWERS_MAX must be a whole number from 1 to 1000000, not "${bad}"`);
+    }
+    // A key's bound over the total bounds nothing more than the total does: said, not refused.
+    expect(parseConfig({ FOLLOWERS_PER_KEY: '50', FOLLOWERS_MAX: '20' }).warnings).toEqual([
+      'FOLLOWERS_PER_KEY is more than FOLLOWERS_MAX: a key holds at most FOLLOWERS_MAX (20) followers',
+    ]);
   });
 
   it('reads CHANGES_RETENTION_DAYS as whole days, and refuses anything else in one sentence', () => {

@@ -1,3 +1,4 @@
+import { type FollowerBounds } from '@workplan/adapter-express';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
 import { DEFAULT_TIMINGS } from '@workplan/webhooks';
 import { checkedKeySet, keyEntriesOf, type ConfiguredKey } from './key-entries.js';
@@ -52,7 +53,13 @@ export interface Config {
   readonly webhooksFile: string | undefined;
   /** How long a webhook subscription's lease lasts: how soon another instance takes over from a dead one. */
   readonly webhooksLeaseMs: number;
+  /** How many followers of the changes (event streams, long polls waiting) are held open per key and in all; past one, 429 or 503. */
+  readonly followerBounds: FollowerBounds;
 }
+
+/** A console per clerk and a few integrations under one key; the total well within what one process holds (docs/operations.md). */
+export const DEFAULT_FOLLOWER_BOUNDS: FollowerBounds = { perKey: 100, total: 2000 };
+const MAX_FOLLOWERS = 1_000_000;
 
 /** The longest retention CHANGES_RETENTION_DAYS may name: a hundred years, which is keeping everything. */
 export const MAX_RETENTION_DAYS = 36_500;
@@ -106,6 +113,10 @@ export function parseConfig(env: Env): Config {
     changesRetentionDays: read(() => optionalInteger(env, 'CHANGES_RETENTION_DAYS', 1, MAX_RETENTION_DAYS), undefined),
     webhooksFile: blankToUndefined(env.WEBHOOKS_FILE),
     webhooksLeaseMs: read(() => webhooksLeaseSeconds(env) * 1000, DEFAULT_TIMINGS.leaseMs),
+    followerBounds: {
+      perKey: read(() => integerSetting(env, 'FOLLOWERS_PER_KEY', DEFAULT_FOLLOWER_BOUNDS.perKey, 1, MAX_FOLLOWERS), 1),
+      total: read(() => integerSetting(env, 'FOLLOWERS_MAX', DEFAULT_FOLLOWER_BOUNDS.total, 1, MAX_FOLLOWERS), 1),
+    },
   };
   if (config.storage === 'mongodb' && blankToUndefined(env.MONGODB_URI) === undefined) {
     problems.push('MONGODB_URI must be set when STORAGE is mongodb');
@@ -143,6 +154,8 @@ function warningsOf(config: Config, env: Env): string[] {
   if (config.webhooksFile === undefined && blankToUndefined(env.WEBHOOKS_LEASE_SECONDS) !== undefined) {
     warnings.push('WEBHOOKS_LEASE_SECONDS is set but WEBHOOKS_FILE is not: it is ignored');
   }
+  const { perKey, total } = config.followerBounds;
+  if (perKey > total) warnings.push(`FOLLOWERS_PER_KEY is more than FOLLOWERS_MAX: a key holds at most FOLLOWERS_MAX (${total}) followers`);
   return warnings;
 }
 

@@ -1,4 +1,4 @@
-import { routeName, routeTable, type AnsweredRequest, type FollowerWatch } from '@workplan/adapter-express';
+import { routeName, routeTable, type AnsweredRequest, type FollowerBounds, type FollowerRefusalWatch, type FollowerWatch } from '@workplan/adapter-express';
 import { Router } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -48,9 +48,23 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  /** `isReady` is what `/health/ready` asks, read again at each scrape. */
-  constructor(isReady: () => Promise<boolean>) {
+  readonly #followersRefused = new Counter({
+    name: 'workplan_changes_followers_refused_total',
+    help: 'Followers of /api/v1/changes refused at once, by the bound they met (key: 429, FOLLOWERS_PER_KEY; total: 503, FOLLOWERS_MAX)',
+    labelNames: ['bound'] as const,
+    registers: [this.registry],
+  });
+
+  /** `isReady` is what `/health/ready` asks, read again at each scrape; `followerBounds` what FOLLOWERS_PER_KEY and FOLLOWERS_MAX set. */
+  constructor(isReady: () => Promise<boolean>, followerBounds: FollowerBounds) {
     collectDefaultMetrics({ register: this.registry });
+    for (const bound of ['key', 'total'] as const) this.#followersRefused.inc({ bound }, 0);
+    // The bound beside the count, so that a rule or a panel reads how full the instance is.
+    new Gauge({
+      name: 'workplan_changes_followers_max',
+      help: 'How many followers of /api/v1/changes this instance holds open at most (FOLLOWERS_MAX)',
+      registers: [this.registry],
+    }).set(followerBounds.total);
     // Zero from the start, so that an alert on their increase sees the first one.
     for (const file of ['API_KEYS_FILE', 'WEBHOOKS_FILE'] as const) this.#reloadFailures.inc({ file }, 0);
     for (const kind of ['stream', 'poll'] as const) this.#followers.set({ kind }, 0);
@@ -69,7 +83,7 @@ export class ServiceMetrics {
     const labels = { method: answered.method, route: answered.route, status: String(answered.status) };
     this.#duration.observe(labels, answered.durationMs / 1000);
     if (answered.keyName !== undefined) this.#byKey.inc({ key: answered.keyName, status: labels.status });
-    if (answered.status === 503) this.#storageErrors.inc();
+    if (answered.code === 'STORAGE_UNAVAILABLE') this.#storageErrors.inc();
   }
 
   /** Counts a reload of `file` that failed. */
@@ -83,6 +97,11 @@ export class ServiceMetrics {
     return () => {
       this.#followers.dec({ kind });
     };
+  };
+
+  /** Counts a follower refused by `bound`. */
+  readonly followerRefused: FollowerRefusalWatch = (bound) => {
+    this.#followersRefused.inc({ bound });
   };
 
   /** `GET /metrics` in Prometheus text format; no key, so keep it off the public edge. */

@@ -46,7 +46,7 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
   bind(ids.metrics).toResolvedValue(
     (config, storage) => {
       if (!config.metrics) return null;
-      const metrics = new ServiceMetrics(() => storage.isReady());
+      const metrics = new ServiceMetrics(() => storage.isReady(), config.followerBounds);
       if (config.storage === 'sqlite') registerSqliteSizes(metrics.registry, resolve(config.sqlitePath));
       return metrics;
     },
@@ -85,7 +85,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
           requestTimeoutMs: config.requestTimeoutMs,
           consoleDirectory,
           routes: metrics === null ? [] : [metrics.router()],
-          ...(metrics === null ? {} : { onFollowerHeld: metrics.followerHeld }),
+          followerBounds: config.followerBounds,
+          ...(metrics === null ? {} : { onFollowerHeld: metrics.followerHeld, onFollowerRefused: metrics.followerRefused }),
           reads: [webhooksRead(webhooks)],
         }),
       [ids.workplan, ids.apiKeys, ids.storage, ids.hitCounter, ids.config, ids.logger, ids.metrics, ids.responseObserver, ids.webhooks],
