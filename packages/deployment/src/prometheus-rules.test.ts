@@ -1,13 +1,12 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { hasPromtool, HOW_TO_GET_PROMTOOL, NO_PROMTOOL_MARK, promtoolPath } from '@workplan/testing';
 import { parse } from 'yaml';
 import { readRepositoryFile } from './repository-file.js';
 
-// promtool comes with Debian's `prometheus` package, as CI installs it; PROMTOOL_PATH points elsewhere.
-const promtool = process.env.PROMTOOL_PATH ?? 'promtool';
-const hasPromtool = spawnSync(promtool, ['--version']).error === undefined;
+const promtool = promtoolPath;
 const promtoolIsRequired = !hasPromtool && process.env.CI === 'true';
 const rulesFile = 'deploy/prometheus/alerts.yml';
 const testFile = 'deploy/prometheus/alerts.test.yml';
@@ -17,8 +16,8 @@ if (!hasPromtool) {
   console.warn(
     [
       line,
-      `!!  prometheus-rules.test.ts: ${promtool} is missing, so the alerting rules are NOT tested.`,
-      '!!  Install it (Debian/Ubuntu, as root):  apt-get install -y prometheus',
+      `!!  prometheus-rules.test.ts ${NO_PROMTOOL_MARK}: ${promtool} is missing, so the alerting rules are NOT tested.`,
+      `!!  ${HOW_TO_GET_PROMTOOL}`,
       `!!  ${promtoolIsRequired ? 'CI=true: this is a FAILURE.' : 'Skipping (outside CI). In CI (CI=true) this fails.'}`,
       line,
     ].join('\n'),

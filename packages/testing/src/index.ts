@@ -38,3 +38,4 @@ export { buildRecord, deleteRecord, insertRecord, testId, updateRecord, type Tex
 export { describeRecordRepositoryContract } from './repository-contract.js';
 export { type StorageFactory, type StorageUnderTest } from './storage-under-test.js';
 export { isSettled } from './settled.js';
+export { hasPromtool, HOW_TO_GET_PROMTOOL, NO_PROMTOOL_MARK, promtoolPath } from './promtool.js';

@@ -17,6 +17,7 @@ async function runWithout(files: readonly string[]): Promise<{ lines: string[]; 
     CI: 'false',
     DOCKER_HOST: 'unix:///nonexistent/docker.sock',
     CHROMIUM_PATH: '/nonexistent/chromium',
+    PROMTOOL_PATH: '/nonexistent/promtool',
     NO_COLOR: '1',
     FORCE_COLOR: '0',
   };
@@ -31,21 +32,25 @@ function bannerOf(lines: readonly string[]): string[] {
   return lines.slice((rules.at(-2) ?? 0) + 1, rules.at(-1));
 }
 
-describe('the end of a test run without a MongoDB server or a Chromium', () => {
+describe('the end of a test run without a MongoDB server, a Chromium or a promtool', () => {
   it('names each group of tests that did not run, how many, and what brings it', { timeout: 180_000 }, async () => {
     const mongo = 'packages/adapter-mongodb/src/mongo-repository.int.test.ts';
     const browser = 'packages/app/src/docs-page.test.ts';
-    const { lines, skipped } = await runWithout([mongo, browser]);
+    const rules = 'packages/deployment/src/prometheus-rules.test.ts';
+    const { lines, skipped } = await runWithout([mongo, browser, rules]);
     const banner = bannerOf(lines);
     const count = (pattern: RegExp) => Number(banner.map((line) => pattern.exec(line)?.[1]).find((found) => found !== undefined) ?? 0);
     const mongoTests = count(/^(\d+) MongoDB integration tests in 1 file did NOT run/u);
     const browserTests = count(/^(\d+) browser tests in 1 file did NOT run/u);
+    const rulesTests = count(/^(\d+) alerting rules tests in 1 file did NOT run/u);
     // The file holds the whole repository contract suite: far more than one placeholder.
     expect(mongoTests).toBeGreaterThan(10);
     expect(browserTests).toBeGreaterThan(0);
-    expect(mongoTests + browserTests).toBe(skipped);
+    expect(rulesTests).toBeGreaterThan(0);
+    expect(mongoTests + browserTests + rulesTests).toBe(skipped);
     expect(banner.join('\n')).toMatch(/MONGODB_URI.*Docker.*\n.*bash scripts\/test-db\.sh pnpm test/u);
     expect(banner.join('\n')).toMatch(/\/nonexistent\/chromium.*\n.*apt-get install -y chromium.*CHROMIUM_PATH/u);
+    expect(banner.join('\n')).toMatch(/\/nonexistent\/promtool.*\n.*apt-get install -y prometheus.*PROMTOOL_PATH/u);
     expect(banner.at(-1)).toBe('Under CI=true each of these is a failure.');
   });
 });

@@ -1,6 +1,7 @@
 import { type UserConsoleLog } from 'vitest';
 import { type Reporter, type TestModule } from 'vitest/node';
 import { chromiumPath, HOW_TO_GET_CHROMIUM, NO_CHROMIUM_MARK } from './chromium.js';
+import { HOW_TO_GET_PROMTOOL, NO_PROMTOOL_MARK, promtoolPath } from './promtool.js';
 
 /** A group of tests that did not run for want of one thing, and what brings it. */
 interface NotRun {
@@ -14,17 +15,21 @@ interface NotRun {
 /**
  * A reporter that ends a run with each group of tests that did not run for want of
  * something on the machine, how many, and what brings it: the MongoDB integration tests
- * (no MongoDB server, or no FerretDB to stop and start) and the browser tests (no
- * Chromium). The summary above counts them among the skipped, where they are easy to miss,
+ * (no MongoDB server, or no FerretDB to stop and start), the browser tests (no
+ * Chromium) and the alerting rules' tests (no promtool). The summary above counts them among the skipped, where they are easy to miss,
  * and the browser's warning is in the middle of the log. Silent when every such test ran.
  * Under CI=true each group fails the run already (a test of its own throws).
  */
 export class SkipReport implements Reporter {
   /** The test files that warned their browser tests would not run (`warnWithoutChromium`). */
   readonly #withoutChromium = new Set<string>();
+  /** The test files that warned their rules' tests would not run. */
+  readonly #withoutPromtool = new Set<string>();
 
   onUserConsoleLog(log: UserConsoleLog): void {
-    if (log.taskId !== undefined && log.content.includes(NO_CHROMIUM_MARK)) this.#withoutChromium.add(log.taskId);
+    if (log.taskId === undefined) return;
+    if (log.content.includes(NO_CHROMIUM_MARK)) this.#withoutChromium.add(log.taskId);
+    if (log.content.includes(NO_PROMTOOL_MARK)) this.#withoutPromtool.add(log.taskId);
   }
 
   onTestRunEnd(testModules: readonly TestModule[]): void {
@@ -38,6 +43,11 @@ export class SkipReport implements Reporter {
         what: 'browser tests',
         why: `no Chromium at ${chromiumPath}`,
         remedy: HOW_TO_GET_CHROMIUM,
+      }),
+      notRunIn(testModules.filter((module) => this.#withoutPromtool.has(module.id)), {
+        what: 'alerting rules tests',
+        why: `no ${promtoolPath}`,
+        remedy: HOW_TO_GET_PROMTOOL,
       }),
     ].filter((group) => group.tests > 0);
     if (groups.length === 0) return;
