@@ -61,7 +61,7 @@ describe('history', () => {
     let current = await client.scales.create({ value: 'escala 0' });
     for (let n = 1; n <= 104; n += 1) current = await client.scales.update(current.id, { value: `escala ${String(n)}` });
     const first = await client.scales.historyPage(current.id);
-    expect([first.changes.length, first.hasMore]).toEqual([20, true]);
+    expect([first.changes.length, first.hasMore]).toEqual([100, true]); // the service's default page, the feed's
     const pages: string[][] = [];
     for await (const page of client.scales.historyPages(current.id, { limit: 40 })) pages.push(page.changes.map((change) => change.data?.value ?? ''));
     expect(pages.map((page) => page.length)).toEqual([40, 40, 25]);
