@@ -44,15 +44,6 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
   readonly #entries = new Map<string, Entry<F>>();
   /** The uniqueness index: the id of the record holding each key. */
   readonly #idByKey = new Map<string, string>();
-  /**
-   * Every record in creation order, as `list` pages through it, sorted once after a write
-   * rather than on every list: the plain list is the read the memory store is measured on
-   * beside NestJS on Express over a `Map` (the target of issue 49, docs/benchmarks/), and
-   * is then a slice. Each write empties it before it changes a record (the test: the next
-   * plain list shows each write).
-   */
-  #creationOrder: CatalogRecord<F>[] | undefined;
-
   constructor(kind: RecordKind<F>, options: MemoryRepositoryOptions = {}) {
     this.#kind = kind;
     this.#changes = options.changes ?? new MemoryChangeLog();
@@ -60,7 +51,6 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
 
   async insert(creation: Creation<F>, key: string): Promise<Change<F>> {
     this.#claimKey(key, creation.recordId);
-    this.#creationOrder = undefined;
     this.#entries.set(creation.recordId, { record: this.#copy(creation.data), key });
     return this.#changes.append(creation);
   }
@@ -68,14 +58,12 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
   async update(update: Update<F>, key: string): Promise<Change<F> | undefined> {
     if (!this.#isStill(update.recordId, update.previous.updatedAt)) return undefined;
     this.#claimKey(key, update.recordId);
-    this.#creationOrder = undefined;
     this.#entries.set(update.recordId, { record: this.#copy(update.data), key });
     return this.#changes.append(update);
   }
 
   async delete(deletion: Deletion<F>): Promise<Change<F> | undefined> {
     if (!this.#isStill(deletion.recordId, deletion.previous.updatedAt)) return undefined;
-    this.#creationOrder = undefined;
     this.#releaseKeyOf(deletion.recordId);
     this.#entries.delete(deletion.recordId);
     return this.#changes.append(deletion);
@@ -89,8 +77,7 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
 
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
-    this.#creationOrder ??= this.#sorted(this.#records(), CREATION_ORDER);
-    return this.#creationOrder.slice(page.skip, page.skip + page.limit).map((record) => this.#copy(record));
+    return this.#sorted(this.#records(), CREATION_ORDER).slice(page.skip, page.skip + page.limit).map((record) => this.#copy(record));
   }
 
   async query(query: RecordQuery, options?: ReadOptions): Promise<FoundRecords<F>> {
