@@ -41,8 +41,8 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
 
 /**
  * `GET /api/v1/webhooks`: where each subscription stands; none without WEBHOOKS_FILE. A
- * `read` key sees each URL without its user-info and query; a `write` key sees the query
- * too (a password never: the status masks it for every key).
+ * `read` key sees each URL without its user-info, query and fragment, where a receiver's
+ * token often rides; a `write` key, trusted with the file's secrets, sees it whole.
  */
 export function webhooksRead(webhooks: WebhookDeliverer | null): ApiRead {
   const { path, message } = webhooksDescription;

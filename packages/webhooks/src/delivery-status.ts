@@ -1,11 +1,11 @@
 import { changeIdOf, sequenceOf, type ChangeLog, type DeliveryLedger } from '@workplan/core';
 import { latestSequence, oldestAfter } from './feed-edges.js';
-import { ledgerNameOf, shownUrl, type Subscription } from './subscriptions.js';
+import { ledgerNameOf, type Subscription } from './subscriptions.js';
 
-/** Where a subscription stands, as the operator sees it (never its secret). */
+/** Where a subscription stands, as the operator sees it (never its secret; what a reader without the write role may see of the URL is the caller's to cut). */
 export interface SubscriptionStatus {
   readonly name: string;
-  /** Its URL, with any password in it masked. */
+  /** Its URL, whole, as the file gives it. */
   readonly url: string;
   readonly resources: readonly string[];
   /** The id of the last change acknowledged or passed over; `"0"` before the first. */
@@ -32,7 +32,7 @@ export async function statusOf(subscription: Subscription, ledger: DeliveryLedge
   const failure = state?.failure ?? null;
   return {
     name: subscription.name,
-    url: shownUrl(subscription.url),
+    url: subscription.url,
     resources: subscription.resources,
     cursor: changeIdOf(cursor),
     lagChanges,

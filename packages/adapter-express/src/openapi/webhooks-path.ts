@@ -18,7 +18,7 @@ function subscriptionStatus(resources: readonly ResourceDescription[]): Json {
       url: {
         type: 'string',
         description:
-          'A URL da assinatura. Uma chave `write` a vê com a consulta (query), e com a senha que tiver trocada por `***`; uma chave `read` a vê sem usuário, senha, consulta nem fragmento (onde costuma ir o token do recebedor). O segredo nunca aparece.',
+          'A URL da assinatura. Uma chave `write` a vê inteira, como o arquivo a traz; uma chave `read` a vê sem usuário, senha, consulta nem fragmento (onde costuma ir o token do recebedor). O segredo nunca aparece.',
       },
       resources: { type: 'array', items: { enum: resources.map((resource) => resource.singular) } },
       cursor: { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'O id da última alteração confirmada (ou pulada); `0` antes da primeira.' },
