@@ -125,7 +125,7 @@ export class MongoChangeLog implements ChangeLog {
         await this.#mark(upTo, signal);
         await this.#removeUpTo(upTo, signal);
         removed += committed;
-        this.protocol.pruneStep();
+        this.protocol.unnumberedStep('pruned');
         if (!more) return removed;
         from = upTo;
       }
