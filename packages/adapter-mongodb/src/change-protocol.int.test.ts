@@ -123,6 +123,16 @@ async function follow(log: ChangeLog, writing: () => boolean, pageSize: number, 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What `call` resolves, or `undefined` when it is answered 503 (a killed writer's claim, or a busy machine), for the caller to try again. */
+async function unlessUnavailable<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (WorkplanError.is(error) && error.kind === 'storageUnavailable') return undefined;
+    throw error;
+  }
+}
+
 await describeWithTestDatabase('The MongoDB change protocol', (database) => {
   const storages = useTestStorages(database);
   const killTestOptions = { timeoutMS: TIMEOUT_MS };
@@ -147,19 +157,19 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     const blocked = await storage.changes.read(0, 10);
     const rewriting = (async () => {
       for (;;) {
-        const current = await repository.findById(record.id);
-        if (current === undefined) return { recordStallMs: performance.now() - killedAt, rewrite: undefined };
-        const edited = { ...current, value: 'depois', updatedAt: new Date(current.updatedAt.getTime() + 1) };
-        try {
+        const outcome = await unlessUnavailable(async () => {
+          const current = await repository.findById(record.id);
+          if (current === undefined) return { rewrite: undefined };
+          const edited = { ...current, value: 'depois', updatedAt: new Date(current.updatedAt.getTime() + 1) };
           const rewrite = await repository.update(updateOf(workSchedule, current, edited, 'depois'), 'depois');
-          if (rewrite !== undefined) return { recordStallMs: performance.now() - killedAt, rewrite };
-        } catch (error) {
-          if (!(WorkplanError.is(error) && error.kind === 'storageUnavailable')) throw error;
-        }
+          return rewrite === undefined ? undefined : { rewrite };
+        });
+        if (outcome !== undefined) return { recordStallMs: performance.now() - killedAt, ...outcome };
         await sleep(50);
       }
     })();
-    while (!(await storage.changes.read(0, 10)).some((change) => change.id === after.id)) await sleep(50);
+    const shows = (changes: readonly Change[] | undefined) => changes?.some((change) => change.id === after.id) === true;
+    while (!shows(await unlessUnavailable(() => storage.changes.read(0, 10)))) await sleep(50);
     const feedStallMs = performance.now() - killedAt;
     const { recordStallMs, rewrite } = await rewriting;
     const feed = await storage.changes.read(0, 10);
