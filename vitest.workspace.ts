@@ -14,8 +14,14 @@ const sourceOfMongoTestHelpers = {
   replacement: fileURLToPath(new URL('./packages/testing/src/mongodb/index.ts', import.meta.url)),
 };
 
+// The MongoDB lease's arithmetic, a subpath that loads no driver, which the configuration checks against.
+const sourceOfMongoLease = {
+  find: /^@workplan\/adapter-mongodb\/lease$/,
+  replacement: fileURLToPath(new URL('./packages/adapter-mongodb/src/lease.ts', import.meta.url)),
+};
+
 export default defineConfig({
-  resolve: { alias: [sourceOfWorkspacePackages, sourceOfMongoTestHelpers] },
+  resolve: { alias: [sourceOfWorkspacePackages, sourceOfMongoTestHelpers, sourceOfMongoLease] },
   test: {
     // The default summary, then a last word on each group of tests that did not run, and what brings it.
     reporters: ['default', new SkipReport()],

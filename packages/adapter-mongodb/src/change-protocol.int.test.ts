@@ -7,20 +7,23 @@ import { buildRecord } from '@workplan/testing';
 import { expect, it, vi } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { type ProtocolStep } from './change-protocol.js';
+import { DEFAULT_TIMEOUT_MS } from './time-limit.js';
 import { useTestStorages } from './test-support/test-storages.js';
 
 // The built packages, as another process of an app would load them (`pnpm test` builds first).
 const adapter = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const core = fileURLToPath(new URL('../../core/dist/index.js', import.meta.url));
 
-/** Shortened for tests: how long a killed writer's change blocks the feed. */
-const LEASE_MS = 3000;
-// The time limit of the test's own storage, beyond the lease as a service's never is: each
-// case's storage writes only while no reader of its database runs, so no reader can decide
-// one of its changes early, and a busy machine does not fail the test.
-const TIMEOUT_MS = 10_000;
-// The killed writers' own time limit: a dozen processes start at once on a busy machine.
-const CHILD_TIMEOUT_MS = 10_000;
+// Every storage of these tests, and each killed writer, has the service's default time limit
+// and so the lease it derives (lease.ts): the stall measured is the one a service would have.
+const TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
+// What a write sent may still take to land: its call's time, as long again, and the clocks' allowance.
+const LEASE_MS = 2 * TIMEOUT_MS + 1000;
+// How much later than the lease a follower may see the feed move on a busy machine: its
+// polls, and the reads and writes of a dozen databases at once.
+const FOLLOW_SLACK_MS = 3000;
+// How many writers are killed, and their databases followed, at once.
+const KILLED_AT_ONCE = 4;
 
 type Action = 'create' | 'update' | 'delete';
 
@@ -31,13 +34,16 @@ interface KilledWrite {
   readonly commits: boolean;
 }
 
+/** Every boundary between two steps of each kind of write (before the first, nothing was written). */
 const KILLED_WRITES: readonly KilledWrite[] = [
   { action: 'create', step: 'numbered', commits: false },
   { action: 'create', step: 'written', commits: true },
   { action: 'create', step: 'decided', commits: true },
+  { action: 'update', step: 'claimed', commits: false },
   { action: 'update', step: 'numbered', commits: false },
   { action: 'update', step: 'written', commits: true },
   { action: 'update', step: 'decided', commits: true },
+  { action: 'delete', step: 'claimed', commits: false },
   { action: 'delete', step: 'numbered', commits: false },
   // The stamp shows the deletion was under way with the record as expected: it is carried out.
   { action: 'delete', step: 'stamped', commits: true },
@@ -53,9 +59,18 @@ async function writeKilledAfter(uri: string, dbName: string, write: KilledWrite,
     const { MongoStorage } = await import(${JSON.stringify(adapter)});
     // The test made the indexes: a start's own would only load the machine.
     const storage = new MongoStorage({
-      uri: ${JSON.stringify(uri)}, dbName: ${JSON.stringify(dbName)}, timeoutMS: ${String(CHILD_TIMEOUT_MS)},
+      uri: ${JSON.stringify(uri)}, dbName: ${JSON.stringify(dbName)}, timeoutMS: ${String(TIMEOUT_MS)},
       afterStep: (step) => { if (step === ${JSON.stringify(write.step)}) process.kill(process.pid, 'SIGKILL'); },
     });
+    // Connected first, as a service is before it takes writes: the write's calls are its own.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await storage.ping();
+        break;
+      } catch (error) {
+        if (attempt === 5) throw error;
+      }
+    }
     const parts = ${JSON.stringify(record)};
     const record = core.assembleRecord(core.workSchedule, { ...parts, text: parts.value, createdAt: new Date(parts.createdAt), updatedAt: new Date(parts.updatedAt) });
     const repository = storage.repositories.workSchedules;
@@ -76,7 +91,7 @@ function writeUntilKilled(uri: string, dbName: string): ChildProcess {
   const script = `
     const core = await import(${JSON.stringify(core)});
     const { MongoStorage } = await import(${JSON.stringify(adapter)});
-    const storage = new MongoStorage({ uri: ${JSON.stringify(uri)}, dbName: ${JSON.stringify(dbName)}, timeoutMS: ${String(CHILD_TIMEOUT_MS)} });
+    const storage = new MongoStorage({ uri: ${JSON.stringify(uri)}, dbName: ${JSON.stringify(dbName)}, timeoutMS: ${String(TIMEOUT_MS)} });
     const repository = storage.repositories.workSchedules;
     const kind = core.workSchedule;
     const ids = core.createUuidV7Generator();
@@ -108,40 +123,91 @@ async function follow(log: ChangeLog, writing: () => boolean, pageSize: number, 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What `call` resolves, or `undefined` when it is answered 503 (a killed writer's claim, or a busy machine), for the caller to try again. */
+async function unlessUnavailable<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (WorkplanError.is(error) && error.kind === 'storageUnavailable') return undefined;
+    throw error;
+  }
+}
+
 await describeWithTestDatabase('The MongoDB change protocol', (database) => {
   const storages = useTestStorages(database);
-  const killTestOptions = { timeoutMS: TIMEOUT_MS, leaseMs: LEASE_MS };
+  const killTestOptions = { timeoutMS: TIMEOUT_MS };
 
-  it('kill -9 between any two steps of a write: once its lease is over, its change is committed exactly when its write is there, and the feed goes on', async () => {
-    const cases = await Promise.all(
-      KILLED_WRITES.map(async (write) => {
-        const { storage, dbName } = await storages.fresh(killTestOptions);
-        const record = buildRecord(workSchedule, { text: 'morto' });
-        const seeded = write.action === 'create' ? [] : [await storage.repositories.workSchedules.insert(creationOf(workSchedule, record), 'morto')];
-        const signal = await writeKilledAfter(database.uri, dbName, write, record);
-        // A write made after the killed one numbered its change: it must wait for it, not pass it.
-        const later = buildRecord(workSchedule, { text: 'depois' });
-        const after = await storage.repositories.workSchedules.insert(creationOf(workSchedule, later), uniquenessKey('depois'));
-        return { write, storage, record, seeded, signal, after, blocked: await storage.changes.read(0, 10) };
-      }),
-    );
-    await sleep(LEASE_MS + 200);
-    for (const { write, storage, record, seeded, signal, after, blocked } of cases) {
+  /**
+   * Kills a writer of `write` after its step, then, as a service would go on: creates
+   * another record and follows the feed until it shows (the feed's stall), while writing the
+   * killed record again from what it holds, 503 or not, until it takes the write or is gone
+   * (the record's stall); both from the kill, and what the feed and the record then hold.
+   * The feed is read once before the killed record is written again, which may decide the
+   * killed change at once (its stamp shows it landed).
+   */
+  async function killedAndFollowed(write: KilledWrite) {
+    const { storage, dbName } = await storages.fresh(killTestOptions);
+    const repository = storage.repositories.workSchedules;
+    const record = buildRecord(workSchedule, { text: 'morto' });
+    const seeded = write.action === 'create' ? [] : [await repository.insert(creationOf(workSchedule, record), 'morto')];
+    const signal = await writeKilledAfter(database.uri, dbName, write, record);
+    const killedAt = performance.now();
+    // A write made after the killed one numbered its change: it must wait for it, not pass it.
+    const after = await repository.insert(creationOf(workSchedule, buildRecord(workSchedule, { text: 'outro' })), uniquenessKey('outro'));
+    const blocked = await storage.changes.read(0, 10);
+    const rewriting = (async () => {
+      for (;;) {
+        const outcome = await unlessUnavailable(async () => {
+          const current = await repository.findById(record.id);
+          if (current === undefined) return { rewrite: undefined };
+          const edited = { ...current, value: 'depois', updatedAt: new Date(current.updatedAt.getTime() + 1) };
+          const rewrite = await repository.update(updateOf(workSchedule, current, edited, 'depois'), 'depois');
+          return rewrite === undefined ? undefined : { rewrite };
+        });
+        if (outcome !== undefined) return { recordStallMs: performance.now() - killedAt, ...outcome };
+        await sleep(50);
+      }
+    })();
+    const shows = (changes: readonly Change[] | undefined) => changes?.some((change) => change.id === after.id) === true;
+    while (!shows(await unlessUnavailable(() => storage.changes.read(0, 10)))) await sleep(50);
+    const feedStallMs = performance.now() - killedAt;
+    const { recordStallMs, rewrite } = await rewriting;
+    const feed = await storage.changes.read(0, 10);
+    return { write, storage, record, seeded, signal, after, blocked, feed, found: await repository.findById(record.id), rewrite, feedStallMs, recordStallMs };
+  }
+
+  it('kill -9 between any two steps of a write: within the lease its change is committed exactly when its write is there, every acknowledged write is in the feed once and in order, and the feed and the record take writes again', { timeout: 120_000 }, async () => {
+    // A few at a time: a dozen writers at once on a busy machine outlast the time limit.
+    const cases = [];
+    for (let start = 0; start < KILLED_WRITES.length; start += KILLED_AT_ONCE) {
+      cases.push(...(await Promise.all(KILLED_WRITES.slice(start, start + KILLED_AT_ONCE).map((write) => killedAndFollowed(write)))));
+    }
+    const stalls = cases.map(({ write, feedStallMs, recordStallMs }) => ({ killed: `${write.action} after ${write.step}`, feedStallMs, recordStallMs }));
+    // The figures the docs report (docs/storage.md, "The lease"): printed, not asserted beyond the bound.
+    console.info(`lease ${String(LEASE_MS)} ms; stalls after kill -9:\n${stalls.map((stall) => JSON.stringify(stall)).join('\n')}`);
+    for (const { write, storage, record, seeded, signal, after, blocked, feed, found, rewrite, feedStallMs, recordStallMs } of cases) {
       const label = `${write.action} killed after ${write.step}`;
       expect(signal, label).toBe('SIGKILL');
-      const stepWasLast = write.step === 'decided';
+      const numbered = write.step !== 'claimed';
       // Until the lease ends the killed write's change is undecided: the feed stops before it.
-      if (!stepWasLast) expect(blocked, label).toEqual(seeded);
-      const feed = await storage.changes.read(0, 10);
-      const found = await storage.repositories.workSchedules.findById(record.id);
-      const killed = feed.filter((change) => change.recordId === record.id && change.action === write.action);
+      if (numbered && write.step !== 'decided') expect(blocked, label).toEqual(seeded);
+      expect(feedStallMs, label).toBeLessThan(LEASE_MS + FOLLOW_SLACK_MS);
+      expect(recordStallMs, label).toBeLessThan(LEASE_MS + FOLLOW_SLACK_MS);
+      const killed = feed.filter((change) => change.recordId === record.id && change.action === write.action && change.by !== 'depois');
       expect(killed, label).toHaveLength(write.commits ? 1 : 0);
-      expect(feed, label).toEqual([...seeded, ...killed, after].sort((a, b) => Number(a.id) - Number(b.id)));
+      // Each acknowledged write once, in number order: the seed, the killed one if it counts, the later create, the rewrite.
+      const acknowledged = [...seeded, ...killed, after, ...(rewrite === undefined ? [] : [rewrite])];
+      expect(feed, label).toEqual(acknowledged.sort((a, b) => Number(a.id) - Number(b.id)));
       expect(Number(after.id), label).toBeGreaterThan(Math.max(0, ...killed.map((change) => Number(change.id))));
-      const written = { create: found !== undefined, update: found?.value === 'editado', delete: found === undefined }[write.action];
+      // The record's own changes, chained: each one's `previous` is the one before's `data`, and the last is the record.
+      const own = [...seeded, ...killed, ...(rewrite === undefined ? [] : [rewrite])];
+      own.forEach((change, n) => {
+        if (n > 0 && change.action !== 'create') expect(change.previous, label).toEqual(own[n - 1]?.data);
+      });
+      expect(found, label).toEqual(own.at(-1)?.action === 'delete' ? undefined : own.at(-1)?.data);
+      const written = { create: own.some((change) => change.action === 'create'), update: own.some((change) => change.data?.value === 'editado'), delete: found === undefined }[write.action];
       expect(written, label).toBe(write.commits);
-      if (write.commits && write.action !== 'delete') expect(killed[0]?.data, label).toEqual(found);
-      await expect(storage.changes.history(workSchedule.name, record.id, 0, 1000), label).resolves.toEqual([...seeded, ...killed]);
+      await expect(storage.changes.history(workSchedule.name, record.id, 0, 1000), label).resolves.toEqual(own);
     }
   });
 

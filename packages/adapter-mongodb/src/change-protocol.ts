@@ -27,13 +27,14 @@ export interface ChangeCollections {
 }
 
 /**
- * The steps of a recorded write, in order: `numbered` (its change inserted, undecided),
+ * The steps of a recorded write, in order: `claimed` (an update's or delete's claim on the
+ * state it expects, write-claims.ts), `numbered` (its change inserted, undecided),
  * `written` (a create's or update's record write, stamped with the change's number),
  * `stamped`, `marked`, `removed` (a delete's stamp, its deletion document, the record's
  * removal), `decided` (the outcome inserted); and `pruned`, the end of a round of a prune
  * (its changes marked and removed).
  */
-export type ProtocolStep = 'numbered' | 'written' | 'stamped' | 'marked' | 'removed' | 'decided' | 'pruned';
+export type ProtocolStep = 'claimed' | 'numbered' | 'written' | 'stamped' | 'marked' | 'removed' | 'decided' | 'pruned';
 
 export interface ChangeProtocolOptions {
   readonly collections: ChangeCollections;
@@ -109,10 +110,13 @@ export class ChangeProtocol {
     }
   }
 
-  /** Marks the end of a round of a prune (for tests); a hook that throws ends the prune there, as a lost connection would. */
-  pruneStep(): void {
+  /**
+   * Marks the end of a step with no change of its own (for tests): a write's claim taken, a
+   * round of a prune. A hook that throws ends the write or prune there, as a lost connection would.
+   */
+  unnumberedStep(name: 'claimed' | 'pruned'): void {
     try {
-      this.#afterStep?.('pruned');
+      this.#afterStep?.(name);
     } catch (error) {
       throw WorkplanError.storageUnavailable(error);
     }

@@ -17,6 +17,12 @@ const PRUNE_BATCH = 500;
 /** What the log is made of: the protocol's options, but for what a commit wakes, which is the log's own. */
 export type MongoChangeLogOptions = Omit<ChangeProtocolOptions, 'onCommit'>;
 
+/** One record, whose changes a history reads. */
+interface RecordName {
+  readonly kind: string;
+  readonly recordId: string;
+}
+
 /** A reader waiting for a change after `after`. */
 interface Waiter {
   readonly after: number;
@@ -56,31 +62,11 @@ export class MongoChangeLog implements ChangeLog {
   }
 
   async read(after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
-    return withinTimeLimit(this.#timeoutMS, options?.signal, async (signal) => {
-      // From the start: from the first change kept, read again if a prune moved it meanwhile.
-      for (let from = after === 0 ? await this.protocol.prunedUpTo(signal) : after; ; ) {
-        const changes = await this.#committedAfter(from, limit, signal);
-        // Read after the changes: a prune marks before it removes, so a removal the read met shows here.
-        const pruned = await this.protocol.prunedUpTo(signal);
-        if (after !== 0 && after < pruned) throw WorkplanError.cursorExpired(changeIdOf(after));
-        if (from >= pruned) return changes;
-        from = pruned;
-      }
-    });
+    return this.#served(undefined, after, limit, options);
   }
 
   async history(kind: string, recordId: string, after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
-    return withinTimeLimit(this.#timeoutMS, options?.signal, async (signal) => {
-      // As `read` does: from the first change kept, checked against the mark read after the
-      // changes, as a change behind it is gone though a prune cut short left it in the collection.
-      for (let from = Math.max(after, await this.protocol.prunedUpTo(signal)); ; ) {
-        const changes = await this.#committedOfRecord({ kind, recordId }, from, limit, signal);
-        const pruned = await this.protocol.prunedUpTo(signal);
-        if (after !== 0 && after < pruned) throw WorkplanError.cursorExpired(changeIdOf(after));
-        if (from >= pruned) return changes;
-        from = pruned;
-      }
-    });
+    return this.#served({ kind, recordId }, after, limit, options);
   }
 
   async waitAfter(after: number, waitMs: number, options?: ReadOptions): Promise<void> {
@@ -125,7 +111,7 @@ export class MongoChangeLog implements ChangeLog {
         await this.#mark(upTo, signal);
         await this.#removeUpTo(upTo, signal);
         removed += committed;
-        this.protocol.pruneStep();
+        this.protocol.unnumberedStep('pruned');
         if (!more) return removed;
         from = upTo;
       }
@@ -173,16 +159,39 @@ export class MongoChangeLog implements ChangeLog {
     });
   }
 
-  /** At most `limit` committed changes after `after`, up to the first one still undecided. */
-  async #committedAfter(after: number, limit: number, signal: AbortSignal): Promise<Change[]> {
+  /**
+   * At most `limit` committed changes after `after`, of every record or of `record`, from the
+   * first change kept when `after` is 0 or behind it; `cursorExpired` when a prune removed
+   * what follows `after`. The pruned mark is read after the changes: a prune marks before it
+   * removes, so a removal the read met shows there, and a change left behind the mark by a
+   * prune cut short is gone though still in the collection.
+   */
+  async #served(record: RecordName | undefined, after: number, limit: number, options: ReadOptions | undefined): Promise<Change[]> {
+    return withinTimeLimit(this.#timeoutMS, options?.signal, async (signal) => {
+      for (let from = Math.max(after, await this.protocol.prunedUpTo(signal)); ; ) {
+        const changes = await this.#committedAfter(record, from, limit, signal);
+        const pruned = await this.protocol.prunedUpTo(signal);
+        if (after !== 0 && after < pruned) throw WorkplanError.cursorExpired(changeIdOf(after));
+        if (from >= pruned) return changes;
+        from = pruned;
+      }
+    });
+  }
+
+  /**
+   * At most `limit` committed changes after `after`, of every record or of `record` (from
+   * the index on the record), up to the first one still undecided: nothing after it is
+   * served yet, as it may still commit (and its record refuses writes while it is undecided).
+   */
+  async #committedAfter(record: RecordName | undefined, after: number, limit: number, signal: AbortSignal): Promise<Change[]> {
     const found: Change[] = [];
     for (let last = after; found.length < limit; ) {
       const wanted = limit - found.length + READ_AHEAD;
-      const batch = await this.#documentsAfter(last, wanted, signal);
+      const batch = await this.#documentsAfter(last, wanted, signal, record);
       const outcomes = await this.#outcomesOf(batch, signal);
       for (const document of batch) {
-        // Numbers have no gaps above the pruned ones: a missing one is not taken yet.
-        if (document._id !== last + 1) return found;
+        // Numbers have no gaps above the pruned ones: in the feed, a missing one is not taken yet.
+        if (record === undefined && document._id !== last + 1) return found;
         const outcome = await this.#outcome(document, outcomes, signal);
         if (outcome === undefined) return found;
         last = document._id;
@@ -194,38 +203,14 @@ export class MongoChangeLog implements ChangeLog {
     return found;
   }
 
-  /**
-   * At most `limit` committed changes of one record after `after`, from the index on the
-   * record, up to the first one still undecided: its record refuses writes while it is, so
-   * nothing of the record follows it yet.
-   */
-  async #committedOfRecord(record: { kind: string; recordId: string }, after: number, limit: number, signal: AbortSignal): Promise<Change[]> {
-    const found: Change[] = [];
-    for (let last = after; ; ) {
-      const wanted = limit - found.length + READ_AHEAD;
-      const batch = await guardDriverCall(() =>
-        this.#collections.changes
-          .find({ ...record, _id: { $gt: last } }, { signal, maxTimeMS: this.#timeoutMS })
-          .sort({ _id: 1 })
-          .limit(wanted)
-          .toArray(),
-      );
-      const outcomes = await this.#outcomesOf(batch, signal);
-      for (const document of batch) {
-        const outcome = await this.#outcome(document, outcomes, signal);
-        if (outcome === undefined) return found;
-        last = document._id;
-        if (outcome) found.push(toChange(document));
-        if (found.length === limit) return found;
-      }
-      if (batch.length < wanted) return found;
-    }
-  }
-
-  /** At most `limit` change documents numbered after `after`, in order. */
-  async #documentsAfter(after: number, limit: number, signal: AbortSignal): Promise<ChangeDocument[]> {
+  /** At most `limit` change documents numbered after `after`, of every record or of `record`, in order. */
+  async #documentsAfter(after: number, limit: number, signal: AbortSignal, record?: RecordName): Promise<ChangeDocument[]> {
     return guardDriverCall(() =>
-      this.#collections.changes.find({ _id: { $gt: after } }, { signal, maxTimeMS: this.#timeoutMS }).sort({ _id: 1 }).limit(limit).toArray(),
+      this.#collections.changes
+        .find({ ...record, _id: { $gt: after } }, { signal, maxTimeMS: this.#timeoutMS })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray(),
     );
   }
 

@@ -63,3 +63,13 @@ describe('MongoStorage.ping', () => {
     }
   });
 });
+
+describe('MongoStorage lease', () => {
+  it('refuses a lease shorter than a write sent may still land (2 × timeoutMS + 1 s), and takes one as long or longer', () => {
+    const uri = 'mongodb://127.0.0.1:9/none';
+    expect(() => new MongoStorage({ uri, timeoutMS: 2000, leaseMs: 4999 })).toThrow('leaseMs must be at least 5000 (2 × timeoutMS + 1000), not 4999');
+    expect(() => new MongoStorage({ uri, timeoutMS: 2000, leaseMs: Number.NaN })).toThrow(RangeError);
+    expect(() => new MongoStorage({ uri, timeoutMS: 2000, leaseMs: 5000 })).not.toThrow();
+    expect(() => new MongoStorage({ uri, timeoutMS: 2000, leaseMs: 60_000 })).not.toThrow();
+  });
+});

@@ -8,7 +8,8 @@ import { MongoHitCounter, type HitDocument } from './mongo-hit-counter.js';
 import { MongoRecordRepository } from './mongo-repository.js';
 import { type RecordDocument } from './record-document.js';
 import { DEFAULT_TIMEOUT_MS, backgroundLimitOf, withinTimeLimit } from './time-limit.js';
-import { leaseOf, type ClaimDocument } from './write-claims.js';
+import { leaseOf } from './lease.js';
+import { type ClaimDocument } from './write-claims.js';
 
 export interface MongoStorageOptions {
   /** A MongoDB connection string, such as `mongodb://mongo:27017/workplan`. */
@@ -24,8 +25,11 @@ export interface MongoStorageOptions {
   readonly timeoutMS?: number;
   /**
    * How long a write sent may still land, after which another writer or a reader may
-   * assume it did not (write claims, undecided changes); default 30 s, or twice the time
-   * limit if longer. Only tests shorten it.
+   * assume it did not (write claims, undecided changes, delivery versions): how long the
+   * records a dead or unanswered writer was writing refuse writes, and the change feed
+   * waits for its change. At least, and by default, `leaseOf(timeoutMS)`: 2 × `timeoutMS`
+   * + 1 s (docs/storage.md, "The lease"); longer for a network or server known to hold
+   * writes longer.
    */
   readonly leaseMs?: number;
   /**
@@ -78,6 +82,9 @@ export class MongoStorage {
     this.#timeoutMS = timeoutMS;
     this.#db = this.#client.db(options.dbName);
     const leaseMs = options.leaseMs ?? leaseOf(timeoutMS);
+    if (!(leaseMs >= leaseOf(timeoutMS))) {
+      throw new RangeError(`leaseMs must be at least ${String(leaseOf(timeoutMS))} (2 × timeoutMS + 1000), not ${String(leaseMs)}`);
+    }
     const recordCollections = new Map<string, Collection<RecordDocument>>();
     this.changes = new MongoChangeLog({
       collections: {

@@ -54,6 +54,7 @@ export class RecordWrites<F extends string> {
     if (filter === undefined) return undefined;
     const $set = { ...textFields(this.#kind, update.data[this.#kind.field]), key, updatedAt: update.data.updatedAt };
     return this.#claims.exclusively(update.recordId, update.previous.updatedAt, signal, async () => {
+      this.#protocol.unnumberedStep('claimed');
       if (!(await this.#standsAsExpected(filter, signal))) return undefined;
       const sequence = await this.#protocol.open(update, signal);
       const updated = await this.#undecidedUnlessRefused(sequence, signal, () =>
@@ -75,6 +76,7 @@ export class RecordWrites<F extends string> {
     const filter = filterOf(deletion.recordId, deletion.previous.updatedAt);
     if (filter === undefined) return undefined;
     return this.#claims.exclusively(deletion.recordId, deletion.previous.updatedAt, signal, async () => {
+      this.#protocol.unnumberedStep('claimed');
       if (!(await this.#standsAsExpected(filter, signal))) return undefined;
       const sequence = await this.#protocol.open(deletion, signal);
       const stamped = await this.#undecidedUnlessRefused(sequence, signal, () =>

@@ -74,7 +74,7 @@ describe('WriteClaims', () => {
     expect(claims.asked).toEqual([`claim ${claim}`, `release ${claim}`]);
   });
 
-  it('hostile 4: refuses a state whose claim a writer with no answer left, at once, until the lease ends; then supersedes it', async () => {
+  it('hostile 4: refuses a state whose claim a writer with no answer left, at once, until the lease ends (twice the call\'s time and the clocks\' allowance); then supersedes it', async () => {
     const claims = claimsCollection();
     const write = () => Promise.resolve('written');
     const claimsOf = new WriteClaims(claims.collection, TIMEOUT_MS);
@@ -86,7 +86,11 @@ describe('WriteClaims', () => {
       await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBeUndefined(); // A live writer: wait, then read again.
       claims.held.set(claim, new Date(Date.now() - TIMEOUT_MS - 2000));
       await expect(claimsOf.exclusively('r1', at, signal, write)).rejects.toSatisfy(isUnavailable);
-      claims.held.set(claim, new Date(Date.now() - 31_000));
+      // The lease: the writer's call, as long again for a step it sent to land, and the clocks' allowance.
+      const leaseMs = 2 * TIMEOUT_MS + 1000;
+      claims.held.set(claim, new Date(Date.now() - leaseMs + 1));
+      await expect(claimsOf.exclusively('r1', at, signal, write)).rejects.toSatisfy(isUnavailable);
+      claims.held.set(claim, new Date(Date.now() - leaseMs - 1));
       await expect(claimsOf.exclusively('r1', at, signal, write)).resolves.toBe('written');
     } finally {
       vi.useRealTimers();

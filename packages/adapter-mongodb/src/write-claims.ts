@@ -1,6 +1,7 @@
 import { WorkplanError } from '@workplan/core';
 import { MongoBulkWriteError, type Collection } from 'mongodb';
 import { guardDriverCall, isDuplicateKeyError, isDuplicateKeyRefusal, translateDriverError } from './driver-errors.js';
+import { CLOCK_ALLOWANCE_MS, leaseOf } from './lease.js';
 import { abortableBy } from './time-limit.js';
 
 /** A claim on one state of one record, named by the record's id and the `updatedAt` a write expects. */
@@ -15,11 +16,6 @@ export interface RecordState {
   readonly updatedAt: Date;
 }
 
-// Instances' clocks may disagree by this much when one judges the age of another's claim.
-const CLOCK_ALLOWANCE_MS = 1000;
-// The least a claim whose writer had no answer is kept: a write sent to a stalled server may
-// still land when the server wakes, so no other writer may assume it did not.
-const MIN_LEASE_MS = 30_000;
 // How long a writer that found the state claimed waits before its caller reads again, so
 // that losers of a race do not spin while the winner writes.
 const CONTENTION_PAUSE_MS = 10;
@@ -38,7 +34,7 @@ const ATTEMPTS_ON_RELEASED_CLAIM = 3;
  * A live writer holds its claim for one repository call, `timeoutMS` at most. A claim older
  * than that was left by a writer that had no answer (a stalled server, a crash) and whose
  * write may yet land: writes expecting that state are refused as `storageUnavailable` until
- * the lease ends (30 s, or twice the call's time if longer); then a successor (its name
+ * the lease ends (`leaseOf(timeoutMS)`, lease.ts); then a successor (its name
  * plus `+`), which again only one writer can insert, supersedes it.
  */
 export class WriteClaims {
@@ -159,14 +155,6 @@ export class WriteClaims {
   async #release(claim: string, signal: AbortSignal): Promise<void> {
     await this.#collection.deleteOne({ _id: claim }, abortableBy(signal, {})).catch(() => undefined);
   }
-}
-
-/**
- * How long after a writer whose calls last `timeoutMS` at most sent a write, that write may
- * still land (a stalled server wakes): until then no one may assume it did not.
- */
-export function leaseOf(timeoutMS: number): number {
-  return Math.max(MIN_LEASE_MS, 2 * (timeoutMS + CLOCK_ALLOWANCE_MS));
 }
 
 /** The claim on one state of a record: its id and the `updatedAt` expected, in milliseconds. */

@@ -16,6 +16,7 @@ describe('parseConfig', () => {
       sqliteBusyTimeoutMs: 2000,
       mongodbUri: undefined,
       mongodbTimeoutMs: 2000,
+      mongodbWriteLeaseMs: 5000,
       warnings: [],
       listMaxLimit: 1000,
       logLevel: 'info',
@@ -113,6 +114,21 @@ describe('parseConfig', () => {
       'MONGODB_TIMEOUT_MS is longer than REQUEST_TIMEOUT_MS: MongoDB calls end at 4000 ms, with the request',
     ]);
     expect(parseConfig({ ...env, MONGODB_TIMEOUT_MS: '4000' }).warnings).toEqual([]);
+  });
+
+  it('derives the MongoDB write lease from a call\'s time limit (twice it, plus 1 s), takes a longer one, and refuses a shorter one', () => {
+    const mongo = { STORAGE: 'mongodb', MONGODB_URI: 'mongodb://db/' };
+    expect(parseConfig(mongo).mongodbWriteLeaseMs).toBe(5000);
+    expect(parseConfig({ ...mongo, MONGODB_TIMEOUT_MS: '500' }).mongodbWriteLeaseMs).toBe(2000);
+    // A call ends with its request when the request's limit is the shorter.
+    expect(parseConfig({ ...mongo, MONGODB_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' }).mongodbWriteLeaseMs).toBe(9000);
+    expect(parseConfig({ ...mongo, MONGODB_WRITE_LEASE_MS: ' 30000 ' })).toMatchObject({ mongodbWriteLeaseMs: 30_000, warnings: [] });
+    for (const bad of ['4999', '600001', '5s', '-1']) {
+      expect(() => parseConfig({ ...mongo, MONGODB_WRITE_LEASE_MS: bad })).toThrow(
+        new ConfigError([`MONGODB_WRITE_LEASE_MS must be a whole number from 5000 (twice a MongoDB call's 2000 ms, plus 1000) to 600000, not "${bad}"`]),
+      );
+    }
+    expect(parseConfig({ MONGODB_WRITE_LEASE_MS: '9000' }).warnings).toEqual(['MONGODB_WRITE_LEASE_MS is set but STORAGE is not mongodb: it is ignored']);
   });
 
   it('reads the production settings', () => {

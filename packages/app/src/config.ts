@@ -1,4 +1,5 @@
 import { type FollowerBounds } from '@workplan/adapter-express';
+import { leaseOf } from '@workplan/adapter-mongodb/lease';
 import { DEFAULT_MAX_PAGE_SIZE } from '@workplan/core';
 import { DEFAULT_TIMINGS } from '@workplan/webhooks';
 import { checkedKeySet, keyEntriesOf, type ConfiguredKey } from './key-entries.js';
@@ -33,6 +34,11 @@ export interface Config {
   readonly mongodbUri: string | undefined;
   /** How long a MongoDB call waits for a server before answering 503. */
   readonly mongodbTimeoutMs: number;
+  /**
+   * How long a MongoDB write with no answer may still land: how long the records a dead
+   * writer was writing refuse writes, and the changes feed waits for its change.
+   */
+  readonly mongodbWriteLeaseMs: number;
   /** Settings that do nothing as given; printed at start-up. */
   readonly warnings: readonly string[];
   readonly listMaxLimit: number;
@@ -89,6 +95,8 @@ export function parseConfig(env: Env): Config {
       return fallback;
     }
   };
+  const mongodbTimeoutMs = read(() => integerSetting(env, 'MONGODB_TIMEOUT_MS', 2000, 100, 60_000), 0);
+  const requestTimeoutMs = read(() => integerSetting(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000), 0);
   const config: Config = {
     port: read(() => integerSetting(env, 'PORT', 3000, 0, 65_535), 0),
     host: read(() => textSetting(env, 'HOST', '127.0.0.1'), ''),
@@ -100,7 +108,8 @@ export function parseConfig(env: Env): Config {
     sqliteSynchronous: read(() => oneOf(env, 'SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'normal'), 'normal'),
     sqliteBusyTimeoutMs: read(() => integerSetting(env, 'SQLITE_BUSY_TIMEOUT_MS', 2000, 0, 60_000), 0),
     mongodbUri: read(() => mongodbUriSetting(env), undefined),
-    mongodbTimeoutMs: read(() => integerSetting(env, 'MONGODB_TIMEOUT_MS', 2000, 100, 60_000), 0),
+    mongodbTimeoutMs,
+    mongodbWriteLeaseMs: read(() => mongodbWriteLeaseMs(env, mongodbCallMs({ mongodbTimeoutMs, requestTimeoutMs })), 0),
     warnings: [],
     listMaxLimit: read(() => integerSetting(env, 'LIST_MAX_LIMIT', DEFAULT_MAX_PAGE_SIZE, 1, 100_000), 1),
     logLevel: read(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
@@ -108,7 +117,7 @@ export function parseConfig(env: Env): Config {
     rateLimitPerMinute: read(() => optionalInteger(env, 'RATE_LIMIT_PER_MINUTE', 1, 1_000_000), undefined),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     corsOrigins: read(() => originList(env.CORS_ORIGINS ?? ''), []),
-    requestTimeoutMs: read(() => integerSetting(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000), 0),
+    requestTimeoutMs,
     shutdownTimeoutMs: read(() => integerSetting(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000), 0),
     changesRetentionDays: read(() => optionalInteger(env, 'CHANGES_RETENTION_DAYS', 1, MAX_RETENTION_DAYS), undefined),
     webhooksFile: blankToUndefined(env.WEBHOOKS_FILE),
@@ -140,8 +149,10 @@ function warningsOf(config: Config, env: Env): string[] {
   if (config.storage !== 'mongodb' && config.mongodbUri !== undefined) {
     warnings.push('MONGODB_URI is set but STORAGE is not mongodb: it is ignored');
   }
-  if (config.storage !== 'mongodb' && blankToUndefined(env.MONGODB_PASSWORD_FILE) !== undefined) {
-    warnings.push('MONGODB_PASSWORD_FILE is set but STORAGE is not mongodb: it is ignored');
+  for (const name of ['MONGODB_PASSWORD_FILE', 'MONGODB_WRITE_LEASE_MS']) {
+    if (config.storage !== 'mongodb' && blankToUndefined(env[name]) !== undefined) {
+      warnings.push(`${name} is set but STORAGE is not mongodb: it is ignored`);
+    }
   }
   if (config.storage === 'mongodb' && config.mongodbTimeoutMs > config.requestTimeoutMs) {
     warnings.push(`MONGODB_TIMEOUT_MS is longer than REQUEST_TIMEOUT_MS: MongoDB calls end at ${config.requestTimeoutMs} ms, with the request`);
@@ -157,6 +168,28 @@ function warningsOf(config: Config, env: Env): string[] {
   const { perKey, total } = config.followerBounds;
   if (perKey > total) warnings.push(`FOLLOWERS_PER_KEY is more than FOLLOWERS_MAX: a key holds at most FOLLOWERS_MAX (${total}) followers`);
   return warnings;
+}
+
+/** The time limit of one MongoDB storage call: no call outlives the request that made it. */
+export function mongodbCallMs(config: Pick<Config, 'mongodbTimeoutMs' | 'requestTimeoutMs'>): number {
+  return Math.min(config.mongodbTimeoutMs, config.requestTimeoutMs);
+}
+
+/**
+ * At least, and by default, the shortest lease safe for calls of `callMs` (twice it, plus
+ * the clocks' allowance: docs/storage.md, "The lease"); longer for a network or server
+ * known to hold a write longer. At most ten minutes.
+ */
+function mongodbWriteLeaseMs(env: Env, callMs: number): number {
+  const least = leaseOf(callMs);
+  const max = 600_000;
+  const raw = env.MONGODB_WRITE_LEASE_MS?.trim();
+  if (raw === undefined || raw === '') return least;
+  const value = /^[0-9]+$/u.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= least && value <= max)) {
+    throw new Error(`MONGODB_WRITE_LEASE_MS must be a whole number from ${least} (twice a MongoDB call's ${callMs} ms, plus 1000) to ${max}, not "${raw}"`);
+  }
+  return value;
 }
 
 /** At least 3 s: an attempt gets a third of the lease (at most 10 s), and less than a second is no attempt at all. */

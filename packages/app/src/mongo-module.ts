@@ -3,7 +3,7 @@
 import { MongoStorage } from '@workplan/adapter-mongodb';
 import { wrapRepositories } from '@workplan/core';
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
-import { type Config } from './config.js';
+import { mongodbCallMs, type Config } from './config.js';
 import { ids } from './identifiers.js';
 import { MongoConnection } from './mongo-connection.js';
 import { describeFailure } from './mongo-failure.js';
@@ -15,7 +15,8 @@ export function mongoStorageModule(config: Config): ContainerModule {
       uri: config.mongodbUri ?? '',
       // No storage call outlives the request that made it: its time limit, which finds and
       // lists also send to the server as maxTimeMS, ends by the request's deadline.
-      timeoutMS: Math.min(config.mongodbTimeoutMs, config.requestTimeoutMs),
+      timeoutMS: mongodbCallMs(config),
+      leaseMs: config.mongodbWriteLeaseMs,
     });
     const connection = Symbol('MongoConnection') as ServiceIdentifier<MongoConnection>;
     bind(connection)
