@@ -13,6 +13,7 @@ import { endWhenKeyGoes, identifyKey, requireKey, requireRole } from './key-chec
 import { listRoute } from './list-route.js';
 import { operation } from './operation.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
+import { recordJsonOf, type RecordJson } from './record-json.js';
 import { contextOf, requestSignal } from './request-context.js';
 import { changesDescription, type ChangesFeed, type HttpResource } from './resources.js';
 import { param, routeTable, type RouteMethods } from './route-table.js';
@@ -43,6 +44,9 @@ export interface ApiRouterOptions {
 /** The handlers every operation of the interface runs first: its message, the key, the rate limits and the key's role. */
 type Guard = (message: string, route: string, ...handlers: RequestHandler[]) => RequestHandler[];
 
+/** A resource with the JSON its records are written in, shared by its routes and the changes. */
+type ServedResource = HttpResource & { readonly json: RecordJson };
+
 /** The router of every path of the interface, for every resource described, and the changes of them all. */
 export function createApiRouter(options: ApiRouterOptions): Router {
   const router = Router({ caseSensitive: false, strict: false });
@@ -57,8 +61,9 @@ export function createApiRouter(options: ApiRouterOptions): Router {
     requireRole,
     ...handlers,
   ];
-  const changesJson = changesJsonOf(options.resources.map(({ catalog, singular }) => ({ kind: catalog.kind.name, singular })));
-  for (const resource of options.resources) routeTable(router, resourceRoutes(resource, guarded, changesJson, basePath));
+  const served = options.resources.map((resource) => ({ ...resource, json: recordJsonOf(resource.field) }));
+  const changesJson = changesJsonOf(served.map(({ catalog, singular, json }) => ({ kind: catalog.kind.name, singular, json })));
+  for (const resource of served) routeTable(router, resourceRoutes(resource, guarded, changesJson, basePath));
   const changesPath = `/${changesDescription.path}`;
   const heartbeatSeconds = options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
   // A stream waits for changes a heartbeat at a time, and a wait is 1 to 30 s: anything else would end every stream.
@@ -78,27 +83,27 @@ export function createApiRouter(options: ApiRouterOptions): Router {
   return router;
 }
 
-function resourceRoutes(resource: HttpResource, guarded: Guard, changesJson: ChangesJson, basePath: string): Record<string, RouteMethods> {
-  const { catalog, singular, plural, messages } = resource;
+function resourceRoutes(resource: ServedResource, guarded: Guard, changesJson: ChangesJson, basePath: string): Record<string, RouteMethods> {
+  const { catalog, singular, plural, json, messages } = resource;
   const withBody = [requireJsonMediaType, ...readJsonBody];
-  const list = listRoute(catalog, `${basePath}/${plural}`);
+  const list = listRoute(catalog, json, `${basePath}/${plural}`);
 
   return {
     [`/${singular}`]: {
       post: guarded(messages.create, `/${singular}`, ...withBody, async (req: Request, res: Response) => {
         const record = await catalog.create(req.body, writer(res));
         res.location(`${basePath}/${singular}/${record.id}`);
-        sendRecord(res, 201, record);
+        sendRecord(res, 201, record, json);
       }),
     },
     [`/${singular}/:id`]: {
       get: guarded(messages.find, `/${singular}/:id`, async (req, res) => {
         const record = await catalog.find(idParam(req), { signal: requestSignal(res) });
         if (noneMatchHits(req.get('If-None-Match'), record)) sendNotModified(res, entityTagOf(record));
-        else sendRecord(res, 200, record);
+        else sendRecord(res, 200, record, json);
       }),
       put: guarded(messages.update, `/${singular}/:id`, ...withBody, async (req, res) => {
-        sendRecord(res, 200, await catalog.update(idParam(req), req.body, expectedRevisionsOf(req.get('If-Match')), writer(res)));
+        sendRecord(res, 200, await catalog.update(idParam(req), req.body, expectedRevisionsOf(req.get('If-Match')), writer(res)), json);
       }),
       delete: guarded(messages.delete, `/${singular}/:id`, async (req, res) => {
         await catalog.delete(idParam(req), expectedRevisionsOf(req.get('If-Match')), writer(res));
@@ -132,9 +137,9 @@ function writer(res: Response): { by: string } {
 }
 
 /** Answers one record, with its entity tag. */
-function sendRecord(res: Response, status: number, record: RecordBase): void {
+function sendRecord(res: Response, status: number, record: RecordBase, json: RecordJson): void {
   if (!res.headersSent) res.setHeader('ETag', entityTagOf(record));
-  sendSuccessJson(res, status, JSON.stringify(record)); // Which drops a result that comes after the deadline answered.
+  sendSuccessJson(res, status, json.one(record)); // Which drops a result that comes after the deadline answered.
 }
 
 function idParam(req: Request): string {

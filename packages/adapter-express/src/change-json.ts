@@ -1,12 +1,15 @@
 import { recordKinds, type KindName } from '@workplan/core';
+import { recordJsonOf, type RecordJson } from './record-json.js';
 import { resourceDescriptions, type RecordChange } from './resources.js';
 
-/** How the changes of one kind of record are written: the path word they go by. */
+/** How the changes of one kind of record are written: the path word they go by, and their records' JSON. */
 export interface ChangeWriter {
   /** `Change.kind`, such as `workSchedule`. */
   readonly kind: string;
   /** The path word of one record (`scale`): the change's `resource`. */
   readonly singular: string;
+  /** The JSON the record endpoints write, so a record reads the same in a change as in a find. */
+  readonly json: RecordJson;
 }
 
 /** Writes changes, of every kind described, as the contract's JSON. */
@@ -17,8 +20,8 @@ export interface ChangesJson {
 
 /**
  * The JSON of changes: `{ id, resource, recordId, action, at, by, data, previous }`, with
- * `resource` the path word of the change's kind and each record written as a find writes
- * it (`null` where there is none).
+ * `resource` the path word of the change's kind and each record written by its kind's
+ * record JSON (`null` where there is none).
  */
 export function changesJsonOf(writers: readonly ChangeWriter[]): ChangesJson {
   const byKind = new Map(writers.map((writer) => [writer.kind, { ...writer, resource: JSON.stringify(writer.singular) }]));
@@ -26,10 +29,11 @@ export function changesJsonOf(writers: readonly ChangeWriter[]): ChangesJson {
     const writer = byKind.get(change.kind);
     // The storage keeps only the kinds the core knows, and each is served: a miss is a bug.
     if (writer === undefined) throw new TypeError(`no resource serves the changes of kind ${JSON.stringify(change.kind)}`);
+    const record = (value: RecordChange['data']) => (value === null ? 'null' : writer.json.one(value));
     return (
       `{"id":${JSON.stringify(change.id)},"resource":${writer.resource},"recordId":${JSON.stringify(change.recordId)},` +
       `"action":${JSON.stringify(change.action)},"at":${JSON.stringify(change.at)},"by":${JSON.stringify(change.by)},` +
-      `"data":${JSON.stringify(change.data)},"previous":${JSON.stringify(change.previous)}}`
+      `"data":${record(change.data)},"previous":${record(change.previous)}}`
     );
   };
   return { one, many: (changes) => `[${changes.map(one).join(',')}]` };
@@ -48,7 +52,8 @@ export interface DescribedChanges {
 /** Writes the changes of every resource described (`resourceDescriptions`), as the routes do. */
 export function describedChanges(): DescribedChanges {
   const writers = (Object.keys(resourceDescriptions) as KindName[]).map((name) => {
-    return { kind: recordKinds[name].name, singular: resourceDescriptions[name].singular };
+    const { singular, field } = resourceDescriptions[name];
+    return { kind: recordKinds[name].name, singular, json: recordJsonOf(field) };
   });
   const json = changesJsonOf(writers);
   const words = new Map(writers.map(({ kind, singular }) => [kind, singular]));

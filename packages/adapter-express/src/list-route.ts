@@ -3,6 +3,7 @@ import { type RequestHandler, type Response } from 'express';
 import { sendSuccessJson } from './envelope.js';
 import { cursorOfToken, cursorToken } from './list-cursor.js';
 import { listParametersOf, listQueryStringOf, type ListParameters } from './list-parameters.js';
+import { type RecordJson } from './record-json.js';
 import { requestSignal } from './request-context.js';
 import { type ListedRecords, type ResourceCatalog } from './resources.js';
 import { param } from './route-table.js';
@@ -12,7 +13,7 @@ import { param } from './route-table.js';
  * page in the path, the search, order, count and cursor in the query. The answer carries
  * `X-Total-Count` when asked, and a `Link` to the next page while one follows.
  */
-export function listRoute(catalog: ResourceCatalog, listPath: string): RequestHandler {
+export function listRoute(catalog: ResourceCatalog, json: RecordJson, listPath: string): RequestHandler {
   return async (req, res) => {
     const skip = pageNumber(param(req, 'skip'));
     const limit = pageNumber(param(req, 'limit'));
@@ -25,7 +26,7 @@ export function listRoute(catalog: ResourceCatalog, listPath: string): RequestHa
     const next = nextLinkOf(page, parameters, listPath, limit);
     if (next !== undefined) setHeader(res, 'Link', `<${next}>; rel="next"`);
     if (page.total !== undefined) setHeader(res, 'X-Total-Count', String(page.total));
-    sendSuccessJson(res, 200, JSON.stringify(page.records));
+    sendSuccessJson(res, 200, json.many(page.records, listKeyOf(parameters)));
   };
 }
 
@@ -43,6 +44,11 @@ function nextLinkOf(page: ListedRecords, parameters: ListParameters, listPath: s
   const sort = parameters.sort === undefined ? {} : { sort: parameters.sort };
   const path = limit === undefined ? listPath : `${listPath}/${limit}`;
   return `${path}${listQueryStringOf({ ...q, ...sort, ...count, after: cursorToken(page.nextAfter) })}`;
+}
+
+/** Which list a page belongs to, for the JSON kept of it: its search and order. */
+function listKeyOf({ q, sort }: ListParameters): string {
+  return q === undefined && sort === undefined ? '' : `${sort ?? ''} ${q ?? ''}`;
 }
 
 /** Sets a header unless the deadline has answered already; the answer then drops the late result. */
