@@ -30,8 +30,8 @@ interface Written {
  * core's `Catalog.update`), every storage keeps it to the millisecond (the repository
  * contract), and ids are never reused; then an id at one `updatedAt` is always the same
  * text and dates. `record-json.test.ts` fails if an update stops showing in a find or a
- * list. Without them a find and a list missed their targets in `pnpm bench`; the figures
- * are in docs/benchmarks/README.md.
+ * list. Kept because without them the find and the list of 100 miss issue 49's targets
+ * against NestJS on Express (docs/benchmarks/README.md, "Caches and tricks, measured").
  */
 export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
   const fieldKey = `,${JSON.stringify(field)}:`;

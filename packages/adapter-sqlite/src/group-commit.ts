@@ -25,9 +25,10 @@ export interface GroupCommitOptions {
  * count, the tail of `changes`), does so once for all of them rather than once each. The
  * first write waits for the file's write lock (`BEGIN IMMEDIATE`) as a lone write would;
  * once the lock is held, `takeQueued` gives each further write already queued, up to
- * MOST_WRITES_A_COMMIT, begun (`BegunWrites`) as it is taken, in order. A shared
- * transaction, kept because a commit for each write missed issue 29's target for writes
- * on SQLite (figures in docs/benchmarks/README.md).
+ * MOST_WRITES_A_COMMIT, begun (`BegunWrites`) as it is taken, in order. Kept because
+ * with a commit for each write, creates on SQLite miss issue 49's target against the
+ * memory store, and the paced creates beside finds are not kept up with
+ * (docs/benchmarks/README.md, "Caches and tricks, measured").
  *
  * What holds, so that sharing a transaction never changes what a caller is told:
  * - A write is answered only after the COMMIT that holds it: the answers are returned

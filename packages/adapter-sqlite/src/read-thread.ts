@@ -26,8 +26,8 @@ export type ReadAnswer = { readonly id: number } & (QueriedRows | { readonly fai
 const { data: options, port } = workerData as ThreadStart<ReadThreadOptions>;
 
 // The long reads sent here must not take the core from the event loop's short requests
-// (finds, health checks) when both want it: the bench's target is a find's p99 under
-// 20 ms beside 16 connections of searches or deep pages. On Linux a thread's nice value
+// (finds, health checks) when both want it: the bench's target for a find's p99 beside
+// searches or deep pages at scale (docs/benchmarks/README.md). On Linux a thread's nice value
 // is its own, so this thread alone yields; elsewhere it would lower the whole process, so
 // it is left be. A system that refuses the change costs only that: the reads run as they
 // would have.

@@ -5,7 +5,7 @@ import { type WebhookDeliverer } from '@workplan/webhooks';
 import { type ServiceIdentifier } from 'inversify';
 import { type Logger } from 'pino';
 import { type Config } from './config.js';
-import { type LineBatch } from './log-batch.js';
+import { type LogWriter } from './log-writer.js';
 import { type ServiceMetrics } from './metrics.js';
 
 /** The storage's life outside its repositories: readiness for `/health/ready`, and closing. */
@@ -44,8 +44,8 @@ export const ids = {
   /** Where the rate limits count, in the storage's database; `null` keeps them in this process (memory storage). */
   hitCounter: Symbol('HitCounter') as ServiceIdentifier<HitCounter | null>,
   workplan: Symbol('Workplan') as ServiceIdentifier<Workplan>,
-  /** Where log lines are batched; `null` when they are pretty-printed to a terminal. */
-  logOutput: Symbol('LogOutput') as ServiceIdentifier<LineBatch | null>,
+  /** Where log lines are written; `null` when they are pretty-printed to a terminal. */
+  logOutput: Symbol('LogOutput') as ServiceIdentifier<LogWriter | null>,
   logger: Symbol('Logger') as ServiceIdentifier<Logger>,
   /** `null` when METRICS=off. */
   metrics: Symbol('ServiceMetrics') as ServiceIdentifier<ServiceMetrics | null>,

@@ -2,28 +2,25 @@ import { type AnsweredRequest } from '@workplan/adapter-express';
 import { pino, type Logger } from 'pino';
 import sonicBoom from 'sonic-boom';
 import { type Config } from './config.js';
-import { LineBatch } from './log-batch.js';
-
-/** About 16 KiB or a quarter of a second of lines, whichever comes first, per write. */
-const LOG_BATCH = { maxChars: 16_384, flushEveryMs: 250 } as const;
+import { LogWriter } from './log-writer.js';
 
 /** Lines kept while stdout cannot be written (a full disk), before new ones are dropped. */
 const LOG_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 /**
  * Where JSON log lines go: stdout, asynchronously so a slow terminal or pipe never blocks the
- * event loop, and in batches so a request's line costs little more than making it. `null`
+ * event loop. `null`
  * when a person is watching a terminal outside production: then lines are pretty instead.
  */
-export function createLogOutput(config: Config): LineBatch | null {
+export function createLogOutput(config: Config): LogWriter | null {
   if (process.stdout.isTTY && !config.production) return null;
   // sonic-boom itself rather than `pino.destination`, which would also flush it on exit,
-  // past LineBatch: a flush that waits for room on a full disk for as long as it is full.
-  return new LineBatch(new sonicBoom.SonicBoom({ fd: 1, sync: false, maxLength: LOG_BACKLOG_BYTES }), LOG_BATCH);
+  // past LogWriter: a flush that waits for room on a full disk for as long as it is full.
+  return new LogWriter(new sonicBoom.SonicBoom({ fd: 1, sync: false, maxLength: LOG_BACKLOG_BYTES }));
 }
 
 /** The service's logger, writing to `output` (pretty on the terminal when it is `null`). */
-export function createLogger(config: Config, output: LineBatch | null): Logger {
+export function createLogger(config: Config, output: LogWriter | null): Logger {
   if (output === null) return pino({ level: config.logLevel, transport: { target: 'pino-pretty' } });
   return pino({ level: config.logLevel }, output);
 }

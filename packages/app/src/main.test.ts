@@ -26,7 +26,7 @@ describe('main', () => {
     expect(code).toBe(0);
   });
 
-  it('writes the last request lines when it stops, though the log is written in batches', async () => {
+  it('writes the last request lines when it stops, though the log is written asynchronously', async () => {
     const key = 'batch-test-key-0123456789';
     const app = run({ PORT: '0', HOST: '127.0.0.1', API_KEYS: key, NODE_ENV: 'production' });
     const [, url = ''] = await app.printed(/listening on (http:\S+)/u);

@@ -2,7 +2,8 @@
  * The V8 settings the service runs with: `pnpm start`, `pnpm dev`, the Dockerfile and
  * `pnpm bench` all pass these.
  * - The young generation is capped at 16 MB a semi-space; left alone, V8 grows it under
- *   load and the process holds more memory, for no throughput `pnpm bench` can see.
+ *   load and the process holds more memory than the bench's RSS target allows, for no
+ *   throughput `pnpm bench` can see.
  * - No allocation-site pretenuring. V8 watches whether the objects made at one place in
  *   the code outlive a few collections and, if they do, makes the later ones straight in
  *   the old generation. The records a burst of creates makes do outlive them, and the same

@@ -137,7 +137,7 @@ describe('the app on SQLite, when the file fails while it serves', () => {
         // Told at once, then at most once more for each FAULT_REPORT_INTERVAL_MS that has passed,
         // whatever the count of requests: a bound on the lines for the time the machine took,
         // not on the time (the interval's arithmetic: adapter-sqlite's file-faults.test.ts).
-        // The log is written in batches: read once the first line is there.
+        // The log is written asynchronously: read once the first line is there.
         await app.printed(/cannot serve \(database or disk is full\)/u);
         const lines = faultLines(app.output().slice(logBefore));
         expect(lines.length).toBeGreaterThanOrEqual(1);
@@ -208,7 +208,7 @@ describe('the app on SQLite, when the file fails while it serves', () => {
       expectUnavailable(await send(url, { path: `/api/v1/scale/${id}`, headers: { key } }), 'Não foi possível retornar a escala de trabalho.');
       expectUnavailable(await send(url, { path: '/api/v1/scales', headers: { key } }), 'Não foi possível retornar as escalas de trabalho.');
       expect(existsSync(path)).toBe(false);
-      // The log is written in batches: read once the error is there.
+      // The log is written asynchronously: read once the error is there.
       await app.printed(new RegExp(`"level":50,.*${path.replaceAll(/[.*+?^${}()|[\]\\]/gu, '\\$&')}`, 'u'));
       const errors = faultLines(app.output()).filter((line) => line.level >= 50);
       expect(errors).toHaveLength(1);

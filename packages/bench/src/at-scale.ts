@@ -92,8 +92,8 @@ export async function scaleScenario(records: number, dir: string, plan: Plan, pi
 
 /**
  * Turns of 50 requests each side, so each side's median comes from many turns: with ten,
- * one page's p50 against the same page's moved by up to 20% between two runs on a quiet
- * machine, more than the difference being measured (docs/benchmarks/README.md).
+ * one page's p50 against the same page's moved between two runs on a quiet machine by
+ * more than the difference being measured (docs/benchmarks/README.md).
  */
 const COUNT_TURNS = 40;
 const COUNT_TURN_REQUESTS = 50;

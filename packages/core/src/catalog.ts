@@ -137,8 +137,7 @@ export class Catalog<F extends string> {
     // Checked here whatever the type says, as a document is: a caller may pass what a query string parsed to.
     if (typeof count !== 'boolean') throw WorkplanError.invalidQuery({ parameter: 'count', rule: { kind: 'boolean' } });
     if (search === undefined && request.sort === undefined && request.after === undefined) {
-      // Awaited here: handing the promise on would take V8 two more turns of the queue.
-      return await this.#plainList(page, count, options);
+      return this.#plainList(page, count, options);
     }
     const order = request.sort === undefined ? CREATION_ORDER : orderOf(request.sort, this.kind.field);
     const after = request.after === undefined ? undefined : readCursor(request.after, this.kind, order, search);
@@ -154,8 +153,7 @@ export class Catalog<F extends string> {
   async #plainList(page: Page, count: boolean, options: ReadOptions | undefined): Promise<ListedPage<F>> {
     // One record more than asked tells whether a next page exists without counting.
     const listed = this.#repository.list({ skip: page.skip, limit: page.limit + 1 }, options);
-    // Awaited alone when no count is asked: a Promise.all is more work for the common list.
-    const [records, total] = count ? await Promise.all([listed, this.#repository.count(options)]) : [await listed, undefined];
+    const [records, total] = await Promise.all([listed, count ? this.#repository.count(options) : undefined]);
     const counted = total === undefined ? {} : { total };
     if (records.length <= page.limit) return { records, ...counted };
     const next = { skip: page.skip + page.limit, limit: page.limit };
