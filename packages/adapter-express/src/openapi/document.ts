@@ -1,5 +1,5 @@
 import { routeMessages } from '../problems.js';
-import { type ResourceDescription } from '../resources.js';
+import { type KindDescription } from '@workplan/core';
 import { changesPath } from './changes-path.js';
 import { components } from './components.js';
 import { ref, type Json } from './json.js';
@@ -73,12 +73,12 @@ function docsPaths(): Record<string, Json> {
 }
 
 /** The OpenAPI 3.1 document of the service, built from the resource descriptions and the problems table. */
-export function openApiDocument(resources: readonly ResourceDescription[]): Json {
+export function openApiDocument(resources: readonly KindDescription[]): Json {
   return {
     openapi: '3.1.0',
     info: { title: 'workplan', version: '1.0.0', description },
     tags: [
-      ...resources.map((r) => ({ name: r.name, description: `/api/v1/${r.singular}, /api/v1/${r.plural}` })),
+      ...resources.map((r) => ({ name: r.schema, description: `/api/v1/${r.singular}, /api/v1/${r.plural}` })),
       { name: 'Changes', description: '/api/v1/changes: as alterações de todas as fontes, para acompanhar.' },
       { name: 'Webhooks', description: '/api/v1/webhooks: onde está a entrega de cada assinatura do operador.' },
       { name: 'Health', description: 'Sem chave.' },
