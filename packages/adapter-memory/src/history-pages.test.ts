@@ -12,7 +12,7 @@ describe("a record's history in pages", () => {
 
   beforeEach(() => {
     storage = createMemoryStorage();
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes });
+    workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes });
   });
 
   it('answers notFound, not cursorExpired, for an id that never was, from an after a prune overtook', async () => {

@@ -39,7 +39,7 @@ await describeWithTestDatabase('webhooks on MongoDB', (database) => {
       }
       const [first, second] = storages as [MongoStorage, MongoStorage];
       const write = async (storage: MongoStorage, from: number, to: number) => {
-        const workplan = createWorkplan({ ...storage.repositories, changes: storage.changes });
+        const workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes });
         for (let i = from; i <= to; i += 1) await workplan.workSchedules.create({ value: `turno ${String(i)}` }, { by: 'RH' });
       };
       await write(first, 1, 4);

@@ -22,20 +22,20 @@ const department: KindDescription<'name'> = {
 
 describe('createWorkplan and the kinds it serves', () => {
   it('serves the seed kinds when told no other, and says which', () => {
-    const workplan = createWorkplan({ workSchedules: repository, costCenters: repository, changes });
+    const workplan = createWorkplan({ repositories: { workSchedules: repository, costCenters: repository }, changes });
     expect(Object.keys(workplan.kinds)).toEqual(['workSchedules', 'costCenters']);
     expect(workplan.workSchedules.kind.field).toBe('value');
   });
 
   it('makes one catalog for each kind it is given, and none other', () => {
-    const workplan = createWorkplan({ kinds: { departments: department }, departments: repository, changes });
+    const workplan = createWorkplan({ kinds: { departments: department }, repositories: { departments: repository }, changes });
     expect(workplan.departments.kind).toBe(department);
     expect(workplan).not.toHaveProperty('workSchedules');
   });
 
   it('refuses a kind named like one of its own members, and a kind with no repository', () => {
-    expect(() => createWorkplan({ kinds: { changes: department }, changes })).toThrow(/may not be named "changes"/u);
+    expect(() => createWorkplan({ kinds: { changes: department }, repositories: { changes: repository }, changes })).toThrow(/may not be named "changes"/u);
     const kinds = { departments: department };
-    expect(() => createWorkplan({ kinds, changes } as unknown as Parameters<typeof createWorkplan<typeof kinds>>[0])).toThrow(/no repository/u);
+    expect(() => createWorkplan({ kinds, repositories: {}, changes } as unknown as Parameters<typeof createWorkplan<typeof kinds>>[0])).toThrow(/no repository/u);
   });
 });

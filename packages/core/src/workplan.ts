@@ -9,33 +9,27 @@ import { createUuidV7Generator } from './uuid-v7.js';
 export const DEFAULT_MAX_PAGE_SIZE = 1000;
 
 /**
- * The storage of every kind of record (`workSchedules`, `costCenters` for the seed's kinds)
- * and the change log its repositories write to (`changes`), and the shared parts: `ids`
- * defaults to a generator of its own of UUID version 7 ids made with the Web Crypto API,
- * `clock` to the system's.
+ * The storage of every kind of record (`repositories`: `workSchedules`, `costCenters` for
+ * the seed's kinds) and the change log they write to (`changes`), and the shared parts:
+ * `ids` defaults to a generator of its own of UUID version 7 ids made with the Web Crypto
+ * API, `clock` to the system's.
  */
-export type WorkplanOptions<K extends Kinds = SeedKinds> = Repositories<K> & {
+export interface WorkplanOptions<K extends Kinds = SeedKinds> {
+  readonly repositories: Repositories<K>;
   readonly changes: ChangeLog;
   readonly ids?: IdGenerator;
   readonly clock?: Clock;
   readonly maxPageSize?: number;
-};
+}
 
 /** Every catalog of the domain (`workSchedules` and `costCenters` for the seed), the kinds they serve, and the feed of their changes. */
 export type Workplan<K extends Kinds = SeedKinds> = Catalogs<K> & { readonly changes: ChangeFeed; readonly kinds: K };
 
 /** The options as the overloads' implementation reads them: each kind's repository under its name. */
-interface AnyWorkplanOptions {
-  readonly kinds?: Kinds;
-  readonly changes: ChangeLog;
-  readonly ids?: IdGenerator;
-  readonly clock?: Clock;
-  readonly maxPageSize?: number;
-  readonly [name: string]: unknown;
-}
+type AnyWorkplanOptions = Omit<WorkplanOptions, 'repositories'> & { readonly kinds?: Kinds; readonly repositories: Readonly<Record<string, unknown>> };
 
 // A catalog is kept under its kind's name beside these: no kind may take one.
-const OWN_MEMBERS: readonly string[] = ['changes', 'kinds', 'ids', 'clock', 'maxPageSize'];
+const OWN_MEMBERS: readonly string[] = ['changes', 'kinds'];
 
 /** Builds the catalogs of the seed's kinds (work schedules and cost centers) over the given storage. */
 export function createWorkplan(options: WorkplanOptions & { readonly kinds?: SeedKinds }): Workplan;
@@ -53,7 +47,7 @@ export function createWorkplan(options: AnyWorkplanOptions): object {
   };
   const catalogOf = (kind: KindDescription, name: string): Catalog<string> => {
     // The overloads put the repository of each kind under the kind's name.
-    const repository = options[name] as RecordRepository<string> | undefined;
+    const repository = options.repositories[name] as RecordRepository<string> | undefined;
     if (repository === undefined) throw new TypeError(`no repository was given for the kind ${JSON.stringify(name)}`);
     return new Catalog({ ...shared, kind, repository });
   };

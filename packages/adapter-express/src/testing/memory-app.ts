@@ -38,7 +38,7 @@ export interface MemoryApp {
 export async function startMemoryApp(options: MemoryAppOptions): Promise<MemoryApp> {
   const storage = createMemoryStorage();
   const workplan = createWorkplan({
-    ...storage.repositories,
+    repositories: storage.repositories,
     changes: storage.changes,
     ids: { next: () => crypto.randomUUID() },
     ...options.workplan,
