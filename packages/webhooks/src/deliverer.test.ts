@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describedChanges } from '@workplan/adapter-express';
 import { createMemoryStorage, MemoryDeliveryLedger, type MemoryStorage } from '@workplan/adapter-memory';
-import { createWorkplan, type Clock, type Workplan } from '@workplan/core';
+import { createWorkplan, seedKinds, type Clock, type Workplan } from '@workplan/core';
 import { startReceiver, type ReceivedPost, type WebhookReceiver } from '@workplan/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -65,7 +65,7 @@ describe('the webhook deliverer', () => {
       changes: storage.changes,
       ledger,
       holder,
-      wording: describedChanges(),
+      wording: describedChanges(seedKinds),
       timings: { ...timings, ...extra },
       onEvent: (event) => events.push(event),
     });
