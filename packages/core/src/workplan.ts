@@ -29,7 +29,7 @@ export type Workplan<K extends Kinds = SeedKinds> = Catalogs<K> & { readonly cha
 type AnyWorkplanOptions = Omit<WorkplanOptions, 'repositories'> & { readonly kinds?: Kinds; readonly repositories: Readonly<Record<string, unknown>> };
 
 // A catalog is kept under its kind's name beside these: no kind may take one.
-const OWN_MEMBERS: readonly string[] = ['changes', 'kinds'];
+const OWN_MEMBERS: readonly string[] = Object.freeze(['changes', 'kinds']);
 
 /** Builds the catalogs of the seed's kinds (work schedules and cost centers) over the given storage. */
 export function createWorkplan(options: WorkplanOptions & { readonly kinds?: SeedKinds }): Workplan;

@@ -69,7 +69,7 @@ describe('the API document', () => {
     const document = openApiDocument(seedResources) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
     const texts = [` ${'q'.repeat(200)} `, 'e\u0301'.repeat(150)];
     for (const resource of seedResources) {
-      const schema = document.components.schemas[`${resource.name}Input`]?.properties[resource.field] ?? {};
+      const schema = document.components.schemas[`${resource.schema}Input`]?.properties[resource.field] ?? {};
       for (const text of texts) {
         const answer = await send(baseUrl, {
           method: 'POST',
