@@ -22,8 +22,12 @@ export interface KindDescription<F extends string = string> extends RecordKind<F
   readonly many: string;
   /** The gender of those names: every article and ending put beside them follows it. */
   readonly gender: Gender;
-  /** A typical text, for the document's examples. */
+  /** The Portuguese name of its text field, as the console labels it and heads its column: "Valor". */
+  readonly label: string;
+  /** A typical text, for the document's examples and the console's placeholder. */
   readonly sample: string;
+  /** Its part of the console's address: `#/escalas`. */
+  readonly slug: string;
   /** The seed's message of each operation's failure, byte for byte. */
   readonly messages: Readonly<Record<Operation, string>>;
 }
@@ -41,7 +45,9 @@ export const workSchedule: KindDescription<'value'> = Object.freeze({
   one: 'escala de trabalho',
   many: 'escalas de trabalho',
   gender: 'feminine',
+  label: 'Valor',
   sample: '12x36',
+  slug: 'escalas',
   messages: Object.freeze({
     create: 'Não foi possível criar a escala de trabalho.',
     update: 'Não foi possível atualizar a escala de trabalho.',
@@ -61,7 +67,9 @@ export const costCenter: KindDescription<'title'> = Object.freeze({
   one: 'centro de custo',
   many: 'centros de custo',
   gender: 'masculine',
+  label: 'Título',
   sample: 'Financeiro',
+  slug: 'centros-de-custo',
   messages: Object.freeze({
     create: 'Não foi possível criar o centro de custo.',
     update: 'Não foi possível atualizar o centro de custo.',

@@ -16,7 +16,9 @@ const department: KindDescription<'name'> = {
   one: 'área',
   many: 'áreas',
   gender: 'feminine',
+  label: 'Nome',
   sample: 'Logística',
+  slug: 'areas',
   messages: { create: 'c', update: 'u', find: 'f', list: 'l', delete: 'd' },
 };
 

@@ -2,8 +2,8 @@ import { seedKinds, type KindDescription } from '@workplan/core';
 
 /**
  * A kind of record no release serves, for the tests that show a kind is one description:
- * a department (área), its text in `name`, its nouns feminine as the work schedule's are
- * not quite (no "de" phrase), so the texts built from it are checked on words of its own.
+ * a department (área), its text in `name`, a feminine noun of one word, so the texts built
+ * from it (articles, endings, plurals) are checked on words of its own.
  */
 export const department: KindDescription<'name'> = Object.freeze({
   name: 'department',
@@ -14,7 +14,9 @@ export const department: KindDescription<'name'> = Object.freeze({
   one: 'área',
   many: 'áreas',
   gender: 'feminine',
+  label: 'Nome',
   sample: 'Logística',
+  slug: 'areas',
   messages: Object.freeze({
     create: 'Não foi possível criar a área.',
     update: 'Não foi possível atualizar a área.',
