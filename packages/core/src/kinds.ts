@@ -24,8 +24,7 @@ export function repositoriesOf<K extends Kinds>(
   kinds: K,
   make: <F extends string>(kind: KindDescription<F>, name: string) => RecordRepository<F>,
 ): Repositories<K> {
-  // Each name gets the repository of its own kind, so of that kind's field.
-  return mapKinds(kinds, make) as Repositories<K>;
+  return mapKinds(kinds, make);
 }
 
 /** The same repositories, each passed through `wrap` (such as a gate that waits for the storage). */
