@@ -8,10 +8,10 @@ export interface MemoryStorage<K extends Kinds = SeedKinds> {
   readonly changes: MemoryChangeLog;
 }
 
-/** Records of the seed's kinds and their changes in this process's memory: what `createWorkplan` takes, for tests and trials. */
-export function createMemoryStorage(): MemoryStorage;
-/** The same for the kinds of record given. */
+/** Records of the kinds given and their changes in this process's memory: what `createWorkplan` takes, for tests and trials. */
 export function createMemoryStorage<K extends Kinds>(options: { readonly kinds: K }): MemoryStorage<K>;
+/** The same for the seed's kinds. */
+export function createMemoryStorage(): MemoryStorage;
 export function createMemoryStorage(options?: { readonly kinds: Kinds }): MemoryStorage<Kinds> | MemoryStorage {
   const changes = new MemoryChangeLog();
   return { repositories: repositoriesOf(options?.kinds ?? seedKinds, (kind) => new MemoryRecordRepository(kind, { changes })), changes };

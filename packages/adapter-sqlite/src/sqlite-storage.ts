@@ -125,8 +125,8 @@ export class SqliteStorage<K extends Kinds = SeedKinds> {
    * another application's, was written by a newer schema, is corrupt, cannot be created or
    * written by this process, or stays locked.
    */
-  static open(options: SqliteStorageOptions & { readonly kinds?: SeedKinds }): SqliteStorage;
   static open<K extends Kinds>(options: SqliteStorageOptions<K> & { readonly kinds: K }): SqliteStorage<K>;
+  static open(options: SqliteStorageOptions & { readonly kinds?: SeedKinds }): SqliteStorage;
   static open(options: SqliteStorageOptions<Kinds>): SqliteStorage<Kinds> | SqliteStorage {
     const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;

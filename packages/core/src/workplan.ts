@@ -31,10 +31,10 @@ type AnyWorkplanOptions = Omit<WorkplanOptions, 'repositories'> & { readonly kin
 // A catalog is kept under its kind's name beside these: no kind may take one.
 const OWN_MEMBERS: readonly string[] = Object.freeze(['changes', 'kinds']);
 
-/** Builds the catalogs of the seed's kinds (work schedules and cost centers) over the given storage. */
-export function createWorkplan(options: WorkplanOptions & { readonly kinds?: SeedKinds }): Workplan;
 /** Builds a catalog for each of `kinds` over the given storage. */
 export function createWorkplan<K extends Kinds>(options: WorkplanOptions<K> & { readonly kinds: K }): Workplan<K>;
+/** Builds the catalogs of the seed's kinds (work schedules and cost centers) over the given storage. */
+export function createWorkplan(options: WorkplanOptions & { readonly kinds?: SeedKinds }): Workplan;
 export function createWorkplan(options: AnyWorkplanOptions): object {
   const kinds = options.kinds ?? seedKinds;
   const taken = Object.keys(kinds).find((name) => OWN_MEMBERS.includes(name));
