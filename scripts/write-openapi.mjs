@@ -10,7 +10,8 @@ if (!existsSync(built)) {
   console.error('write-openapi: packages/adapter-express is not built; run `pnpm build` first');
   process.exit(1);
 }
-const { describedResources, openApiDocument } = await import(built.href);
+const { openApiDocument } = await import(built.href);
+const { seedKinds } = await import(new URL('../packages/core/dist/index.js', import.meta.url).href);
 const target = new URL('../openapi.json', import.meta.url);
-writeFileSync(target, `${JSON.stringify(openApiDocument(describedResources), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(openApiDocument(Object.values(seedKinds)), null, 2)}\n`);
 console.log(`write-openapi: wrote ${target.pathname}`);

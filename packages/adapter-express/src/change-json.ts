@@ -1,6 +1,6 @@
-import { recordKinds, type KindName } from '@workplan/core';
+import { type Kinds } from '@workplan/core';
 import { recordJsonOf, type RecordJson } from './record-json.js';
-import { resourceDescriptions, type RecordChange } from './resources.js';
+import { type RecordChange } from './resources.js';
 
 /** How the changes of one kind of record are written: the path word they go by, and their records' JSON. */
 export interface ChangeWriter {
@@ -49,12 +49,9 @@ export interface DescribedChanges {
   bodyOf(change: RecordChange): string;
 }
 
-/** Writes the changes of every resource described (`resourceDescriptions`), as the routes do. */
-export function describedChanges(): DescribedChanges {
-  const writers = (Object.keys(resourceDescriptions) as KindName[]).map((name) => {
-    const { singular, field } = resourceDescriptions[name];
-    return { kind: recordKinds[name].name, singular, json: recordJsonOf(field) };
-  });
+/** Writes the changes of every one of `kinds`, as the routes do. */
+export function describedChanges(kinds: Kinds): DescribedChanges {
+  const writers = Object.values(kinds).map(({ name, singular, field }) => ({ kind: name, singular, json: recordJsonOf(field) }));
   const json = changesJsonOf(writers);
   const words = new Map(writers.map(({ kind, singular }) => [kind, singular]));
   return { resources: writers.map(({ singular }) => singular), resourceOf: (kind) => words.get(kind), bodyOf: (change) => json.one(change) };

@@ -1,3 +1,4 @@
+import { type KindDescription } from '@workplan/core';
 import express, { Router, type RequestHandler } from 'express';
 import { HttpFailure } from './http-failure.js';
 import { CONSOLE_CONTENT_SECURITY_POLICY, pageHeaders } from './page-policy.js';
@@ -31,13 +32,23 @@ const readOnly: RequestHandler = (req, res, next) => {
   next(new HttpFailure('METHOD_NOT_ALLOWED', { Allow: ALLOW }));
 };
 
+/** Where the console reads, at start-up, the kinds of record it shows a tab for. */
+export const CONSOLE_KINDS_PATH = '/console/kinds.json';
+
+/** What the console reads of each kind: its words for people, its path words and its field. */
+function consoleKindsJson(kinds: readonly KindDescription[]): string {
+  return JSON.stringify(kinds.map(({ singular, plural, field, one, many, gender, label, sample, slug }) => ({ singular, plural, field, one, many, gender, label, sample, slug })));
+}
+
 /**
- * Serves the console's built files from `directory` at `/console/` and redirects `GET /`
- * there with 302: a temporary redirect, so a browser does not remember it for good and `/`
- * stays free for something else later. Vite names each asset by its content hash, so an
- * asset is cached for a year; `index.html`, which names them, is checked on every load.
+ * Serves the console's built files from `directory` at `/console/`, with the kinds of
+ * record it shows (`kinds.json`, from `kinds`), and redirects `GET /` there with 302: a
+ * temporary redirect, so a browser does not remember it for good and `/` stays free for
+ * something else later. Vite names each asset by its content hash, so an asset is cached
+ * for a year; `index.html`, which names them, and the kinds are checked on every load.
  */
-export function consoleRouter(directory: string): Router {
+export function consoleRouter(directory: string, kinds: readonly KindDescription[]): Router {
+  const kindsJson = consoleKindsJson(kinds);
   const router = Router({ caseSensitive: false, strict: false });
   router.all('/', named('/'), (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -48,6 +59,11 @@ export function consoleRouter(directory: string): Router {
     res.setHeader('Location', CONSOLE_PATH);
     res.setHeader('Content-Length', '0');
     res.end();
+  });
+  router.all(CONSOLE_KINDS_PATH, named('/console'), pageHeaders(CONSOLE_CONTENT_SECURITY_POLICY), readOnly, (_req, res) => {
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.send(kindsJson);
   });
   router.use(
     '/console',

@@ -19,7 +19,7 @@ const unexpected: unknown[] = [];
 async function serve(repository: RecordRepository<'value'>, isReady = () => Promise.resolve(true)): Promise<string> {
   running = await startMemoryApp({
     key,
-    workplan: { workSchedules: repository, ids: { next: () => '0190a000-0000-7000-8000-000000000001' } },
+    workplan: { repositories: { workSchedules: repository }, ids: { next: () => '0190a000-0000-7000-8000-000000000001' } },
     http: { isReady, onUnexpectedError: (error) => unexpected.push(error) },
   });
   return running.baseUrl;

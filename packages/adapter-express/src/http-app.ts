@@ -76,7 +76,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use('/health', healthRouter(options.isReady));
   // The document describes the resources this app serves, not a list kept beside them.
   app.use(docsRouter(openApiDocument(options.resources)));
-  if (options.consoleDirectory !== undefined) app.use(consoleRouter(options.consoleDirectory));
+  if (options.consoleDirectory !== undefined) app.use(consoleRouter(options.consoleDirectory, options.resources));
   for (const route of options.routes ?? []) app.use(route);
   app.use((_req, _res, next) => {
     next(new HttpFailure('ROUTE_NOT_FOUND'));

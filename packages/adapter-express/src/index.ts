@@ -21,13 +21,9 @@ export { contextOf, type RequestContext } from './request-context.js';
 export {
   changesDescription,
   webhooksDescription,
-  describedResources,
   httpResourcesOf,
-  resourceDescriptions,
   type ChangesFeed,
   type HttpResource,
-  type Operation,
   type RecordChange,
   type ResourceCatalog,
-  type ResourceDescription,
 } from './resources.js';

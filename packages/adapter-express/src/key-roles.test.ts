@@ -131,7 +131,7 @@ describe('who made a request', () => {
       next();
     });
     const storage = createMemoryStorage();
-    const workplan = createWorkplan({ ...storage.repositories, changes: storage.changes });
+    const workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes });
     const keys = new ApiKeys([keyEntryOf(readKey, { name: 'Folha', role: 'read' }), keyEntryOf(writeKey)]);
     app.use('/api/v1', createApiRouter({ resources: httpResourcesOf(workplan), changes: workplan.changes, keys }));
     const server = app.listen(0, '127.0.0.1');

@@ -17,7 +17,7 @@ async function serve(
   options: Partial<Omit<HttpAppOptions, 'resources' | 'keys'>> = {},
   workSchedules: RecordRepository<'value'> = new MemoryRecordRepository(workSchedule),
 ): Promise<string> {
-  running = await startMemoryApp({ key, workplan: { workSchedules }, http: options });
+  running = await startMemoryApp({ key, workplan: { repositories: { workSchedules } }, http: options });
   return running.baseUrl;
 }
 
@@ -183,7 +183,7 @@ describe('time and size', () => {
     const lateResults: string[] = [];
     running = await startMemoryApp({
       key,
-      workplan: { workSchedules },
+      workplan: { repositories: { workSchedules } },
       http: {
         requestTimeoutMs: 100,
         onUnexpectedError: (error) => unexpected.push(error),

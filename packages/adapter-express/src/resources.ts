@@ -3,7 +3,8 @@ import {
   type ChangesRequest,
   type ExpectedRevisions,
   type HistoryRequest,
-  type KindName,
+  type KindDescription,
+  type Kinds,
   type ListCursor,
   type Page,
   type PageRequest,
@@ -12,10 +13,6 @@ import {
   type Workplan,
   type WriteOptions,
 } from '@workplan/core';
-import { type Gender } from './openapi/portuguese.js';
-
-/** The five operations of a resource. */
-export type Operation = 'create' | 'update' | 'find' | 'list' | 'delete';
 
 /**
  * The use cases as the HTTP side sees them: it only serialises records, so the name of
@@ -70,77 +67,12 @@ export interface ListedRecords {
   readonly total?: number;
 }
 
-/** What the HTTP side says of one resource: path words, text field, names and seed messages. */
-export interface ResourceDescription {
-  /** The schema name of its record, e.g. `WorkSchedule`. */
-  readonly name: string;
-  /** The path word of one record: `/api/v1/{singular}/{id}`. */
-  readonly singular: string;
-  /** The path word of the list: `/api/v1/{plural}`. */
-  readonly plural: string;
-  /** The one member a client writes. */
-  readonly field: string;
-  /** Human names for the API document's summaries, in Portuguese as the messages are. */
-  readonly one: string;
-  readonly many: string;
-  /** The gender of those names: every article and ending the document puts beside them follows it. */
-  readonly gender: Gender;
-  /** A typical text, for the document's examples. */
-  readonly sample: string;
-  readonly messages: Readonly<Record<Operation, string>>;
-}
-
 /** A resource described, with the use cases that serve it. */
-export interface HttpResource extends ResourceDescription {
+export interface HttpResource extends KindDescription {
   readonly catalog: ResourceCatalog;
 }
 
-/** What the HTTP side says of each kind of record; a new resource is one more entry. */
-export const resourceDescriptions: Readonly<Record<KindName, ResourceDescription>> = {
-  workSchedules: {
-    name: 'WorkSchedule',
-    singular: 'scale',
-    plural: 'scales',
-    field: 'value',
-    one: 'escala de trabalho',
-    many: 'escalas de trabalho',
-    gender: 'feminine',
-    sample: '12x36',
-    messages: {
-      create: 'Não foi possível criar a escala de trabalho.',
-      update: 'Não foi possível atualizar a escala de trabalho.',
-      find: 'Não foi possível retornar a escala de trabalho.',
-      list: 'Não foi possível retornar as escalas de trabalho.',
-      delete: 'Não foi possível deletar a escala de trabalho.',
-    },
-  },
-  costCenters: {
-    name: 'CostCenter',
-    singular: 'costCenter',
-    plural: 'costCenters',
-    field: 'title',
-    one: 'centro de custo',
-    many: 'centros de custo',
-    gender: 'masculine',
-    sample: 'Financeiro',
-    messages: {
-      create: 'Não foi possível criar o centro de custo.',
-      update: 'Não foi possível atualizar o centro de custo.',
-      find: 'Não foi possível retornar o centro de custo.',
-      list: 'Não foi possível retornar os centros de custo.',
-      delete: 'Não foi possível deletar o centro de custo.',
-    },
-  },
-};
-
-/** Every resource described, in the order the API document lists them. */
-export const describedResources: readonly ResourceDescription[] = Object.values(resourceDescriptions);
-
-/** Every resource, served by the workplan's catalog of its kind. */
-export function httpResourcesOf(workplan: Workplan): HttpResource[] {
-  return (Object.keys(resourceDescriptions) as KindName[]).map((name) => ({
-    ...resourceDescriptions[name],
-    catalog: workplan[name],
-  }));
+/** Every kind the workplan serves, in its order, each served by the workplan's catalog of that kind. */
+export function httpResourcesOf<K extends Kinds>(workplan: Workplan<K>): HttpResource[] {
+  return Object.keys(workplan.kinds).map((name: keyof K & string) => ({ ...workplan.kinds[name], catalog: workplan[name] }));
 }
-

@@ -19,7 +19,7 @@ describe('history and changes', () => {
 
   beforeEach(() => {
     storage = createMemoryStorage();
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock('2026-11-25T10:00:00.000Z') });
+    workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: steppingClock('2026-11-25T10:00:00.000Z') });
   });
 
   it('keeps who made each write and when, and what the record was before and after', async () => {
@@ -45,7 +45,7 @@ describe('history and changes', () => {
     // A repository keeping its changes in a log of its own: its records have none in this one.
     const older = new MemoryRecordRepository(workSchedule);
     const record = await insertRecord(older, workSchedule, { text: 'antigo' });
-    const over = createWorkplan({ ...storage.repositories, workSchedules: older, changes: storage.changes });
+    const over = createWorkplan({ repositories: { ...storage.repositories, workSchedules: older }, changes: storage.changes });
     await expect(over.workSchedules.history(record.id)).resolves.toEqual({ changes: [] });
   });
 
@@ -89,7 +89,7 @@ describe('history and changes', () => {
     });
 
     it('holds a read with wait until a change is committed', async () => {
-      const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+      const live = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: systemClock });
       const reading = live.changes.read({ wait: 10 });
       expect(await isSettled(reading)).toBe(false);
       await live.workSchedules.create({ value: 'acordou' });
@@ -99,7 +99,7 @@ describe('history and changes', () => {
     });
 
     it('answers no change once the wait is over', async () => {
-      const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+      const live = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: systemClock });
       const started = Date.now();
       await expect(live.changes.read({ wait: 1 })).resolves.toEqual({ changes: [], next: '0' });
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);

@@ -1,18 +1,18 @@
 // The core's history use case in pages, on the memory storage (see catalog.test.ts for why here).
 import { createWorkplan, DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT, WorkplanError, type Change, type Workplan, type WorkplanErrorKind } from '@workplan/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryStorage } from './memory-storage.js';
+import { createMemoryStorage, type MemoryStorage } from './memory-storage.js';
 
 const rejectsWith = (kind: WorkplanErrorKind) => (error: unknown) => WorkplanError.is(error) && error.kind === kind;
 
 describe("a record's history in pages", () => {
   let workplan: Workplan;
 
-  let storage: ReturnType<typeof createMemoryStorage>;
+  let storage: MemoryStorage;
 
   beforeEach(() => {
     storage = createMemoryStorage();
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes });
+    workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes });
   });
 
   it('answers notFound, not cursorExpired, for an id that never was, from an after a prune overtook', async () => {

@@ -1,4 +1,4 @@
-import { costCenter, creationOf, deletionOf, updateOf, workSchedule } from '@workplan/core';
+import { costCenter, creationOf, deletionOf, seedKinds, updateOf, workSchedule } from '@workplan/core';
 import { buildRecord } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { toChange, toChangeDocument } from './change-document.js';
@@ -14,11 +14,11 @@ describe('change documents', () => {
     ['an update', updateOf(workSchedule, schedule, renamed, 'Folha')],
     ['a deletion', deletionOf(workSchedule, renamed, writtenAt)],
   ])('keeps %s whole, numbered', (_name, draft) => {
-    expect(toChange(toChangeDocument(draft, 42, writtenAt))).toEqual({ id: '42', ...draft });
+    expect(toChange(toChangeDocument(draft, 42, writtenAt, seedKinds), seedKinds)).toEqual({ id: '42', ...draft });
   });
 
   it('keeps a record’s text under one name for every kind, and when it was numbered', () => {
-    expect(toChangeDocument(creationOf(costCenter, center), 7, writtenAt)).toEqual({
+    expect(toChangeDocument(creationOf(costCenter, center), 7, writtenAt, seedKinds)).toEqual({
       _id: 7,
       kind: 'costCenter',
       recordId: center.id,
@@ -32,7 +32,7 @@ describe('change documents', () => {
   });
 
   it('refuses a document of a kind no record has', () => {
-    const document = { ...toChangeDocument(creationOf(workSchedule, schedule), 1, writtenAt), kind: 'escala' };
-    expect(() => toChange(document)).toThrow(/no kind of record is named "escala"/);
+    const document = { ...toChangeDocument(creationOf(workSchedule, schedule), 1, writtenAt, seedKinds), kind: 'escala' };
+    expect(() => toChange(document, seedKinds)).toThrow(/no kind of record is named "escala"/);
   });
 });

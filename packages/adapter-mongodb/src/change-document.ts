@@ -6,6 +6,7 @@ import {
   type Change,
   type ChangeAction,
   type ChangeDraft,
+  type Kinds,
   type RecordKind,
 } from '@workplan/core';
 
@@ -41,16 +42,16 @@ export interface OutcomeDocument {
   committed: boolean;
 }
 
-/** The kind of record named `name`; a name no kind has is a bug upstream, or a document of someone else's. */
-function kindOf(name: string): RecordKind<string> {
-  const kind = kindNamed(name);
+/** The kind of record among `kinds` named `name`; a name no kind has is a bug upstream, or a document of someone else's. */
+function kindOf(kinds: Kinds, name: string): RecordKind<string> {
+  const kind = kindNamed(kinds, name);
   if (kind === undefined) throw new TypeError(`no kind of record is named ${JSON.stringify(name)}`);
   return kind;
 }
 
 /** The document of `draft` numbered `sequence`, written at `writtenAt`. */
-export function toChangeDocument<F extends string>(draft: ChangeDraft<F>, sequence: number, writtenAt: Date): ChangeDocument {
-  const kind = kindOf(draft.kind) as RecordKind<F>;
+export function toChangeDocument<F extends string>(draft: ChangeDraft<F>, sequence: number, writtenAt: Date, kinds: Kinds): ChangeDocument {
+  const kind = kindOf(kinds, draft.kind) as RecordKind<F>;
   const kept = (record: CatalogRecord<F> | null): KeptRecord | null =>
     record === null ? null : { id: record.id, text: record[kind.field], createdAt: record.createdAt, updatedAt: record.updatedAt };
   return {
@@ -66,9 +67,9 @@ export function toChangeDocument<F extends string>(draft: ChangeDraft<F>, sequen
   };
 }
 
-/** The change a document holds. */
-export function toChange(document: ChangeDocument): Change {
-  const kind = kindOf(document.kind);
+/** The change a document holds, of one of `kinds`. */
+export function toChange(document: ChangeDocument, kinds: Kinds): Change {
+  const kind = kindOf(kinds, document.kind);
   const record = (kept: KeptRecord | null): CatalogRecord<string> | null => (kept === null ? null : assembleRecord(kind, kept));
   return {
     id: changeIdOf(document._id),

@@ -1,4 +1,4 @@
-import { WorkplanError, type ChangeDraft } from '@workplan/core';
+import { seedKinds, WorkplanError, type ChangeDraft, type Kinds } from '@workplan/core';
 import { type Collection } from 'mongodb';
 import { toChangeDocument, type ChangeDocument, type OutcomeDocument } from './change-document.js';
 import { guardDriverCall, isDuplicateKeyError, translateDriverError } from './driver-errors.js';
@@ -40,6 +40,8 @@ export interface ChangeProtocolOptions {
   readonly collections: ChangeCollections;
   /** The collection of the kind named `kind`. */
   readonly records: (kind: string) => Collection<RecordDocument>;
+  /** The kinds whose changes are written and read; the seed's by default. */
+  readonly kinds?: Kinds | undefined;
   /** How long after a change was numbered its writer's steps may still land. */
   readonly leaseMs: number;
   /** The longest one call may take, all its round trips together. */
@@ -70,6 +72,8 @@ const NUMBERING_ATTEMPTS = 100;
 export class ChangeProtocol {
   readonly #collections: ChangeCollections;
   readonly #records: (kind: string) => Collection<RecordDocument>;
+  /** The kinds whose changes it writes and reads. */
+  readonly kinds: Kinds;
   readonly #leaseMs: number;
   readonly #timeoutMS: number;
   readonly #afterStep: ((step: ProtocolStep) => void) | undefined;
@@ -91,6 +95,7 @@ export class ChangeProtocol {
   constructor(options: ChangeProtocolOptions) {
     this.#collections = options.collections;
     this.#records = options.records;
+    this.kinds = options.kinds ?? seedKinds;
     this.#leaseMs = options.leaseMs;
     this.#timeoutMS = options.timeoutMS;
     this.#afterStep = options.afterStep;
@@ -155,7 +160,7 @@ export class ChangeProtocol {
     for (let attempt = 1; attempt <= NUMBERING_ATTEMPTS; attempt += 1) {
       const sequence = this.#next ?? (await this.#highest(signal)) + 1;
       try {
-        await this.#collections.changes.insertOne(toChangeDocument(draft, sequence, new Date()), abortableBy(signal, {}));
+        await this.#collections.changes.insertOne(toChangeDocument(draft, sequence, new Date(), this.kinds), abortableBy(signal, {}));
         this.#next = sequence + 1;
         return sequence;
       } catch (error) {

@@ -195,7 +195,7 @@ export class MongoChangeLog implements ChangeLog {
         const outcome = await this.#outcome(document, outcomes, signal);
         if (outcome === undefined) return found;
         last = document._id;
-        if (outcome) found.push(toChange(document));
+        if (outcome) found.push(toChange(document, this.protocol.kinds));
         if (found.length === limit) return found;
       }
       if (batch.length < wanted) return found;

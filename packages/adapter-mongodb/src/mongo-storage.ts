@@ -1,4 +1,4 @@
-import { repositoriesOf, WorkplanError, type Repositories } from '@workplan/core';
+import { repositoriesOf, seedKinds, WorkplanError, type Kinds, type Repositories, type SeedKinds } from '@workplan/core';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import { type ChangeDocument, type OutcomeDocument } from './change-document.js';
 import { type DeletionDocument, type ProtocolStep, type PrunedDocument } from './change-protocol.js';
@@ -11,7 +11,9 @@ import { DEFAULT_TIMEOUT_MS, backgroundLimitOf, withinTimeLimit } from './time-l
 import { leaseOf } from './lease.js';
 import { type ClaimDocument } from './write-claims.js';
 
-export interface MongoStorageOptions {
+export interface MongoStorageOptions<K extends Kinds = SeedKinds> {
+  /** The kinds of record it keeps, a collection each under the kind's name; the seed's by default. */
+  readonly kinds?: K;
   /** A MongoDB connection string, such as `mongodb://mongo:27017/workplan`. */
   readonly uri: string;
   /** The database; defaults to the one the URI names (the driver falls back to `test`). */
@@ -40,14 +42,17 @@ export interface MongoStorageOptions {
   readonly afterStep?: (step: ProtocolStep) => void;
 }
 
+/** The options of a storage: `kinds` may be left out only for the seed's kinds. */
+export type MongoStorageSettings<K extends Kinds> = MongoStorageOptions<K> & (SeedKinds extends K ? unknown : { readonly kinds: K });
+
 /**
  * Owns one MongoClient and the repositories over it, one collection per kind of record.
  * The client connects on first use, so constructing this needs no server; `connectMongo`
  * checks there is one.
  */
-export class MongoStorage {
+export class MongoStorage<K extends Kinds = SeedKinds> {
   /** Each kind's repository, over the collection of its kind's name (`workSchedules`, `costCenters`). */
-  readonly repositories: Repositories;
+  readonly repositories: Repositories<K>;
   /** The rate limiter's counts, in `rateLimitHits`, shared by every instance using the database. */
   readonly hitCounter: MongoHitCounter;
   /** The changes both repositories committed, in `changes` and the collections beside it (docs/storage.md). */
@@ -62,7 +67,9 @@ export class MongoStorage {
   readonly #db: Db;
   readonly #timeoutMS: number;
 
-  constructor(options: MongoStorageOptions) {
+  constructor(options: MongoStorageSettings<K>) {
+    // Left out only where K is the seed's kinds: the parameter's type says so.
+    const kinds = (options.kinds ?? seedKinds) as K;
     const timeoutMS = options.timeoutMS ?? DEFAULT_TIMEOUT_MS;
     // Each call of ours is ended by its own signal (time-limit.ts): a repository call's at
     // timeoutMS, that of work no request waits for (start-up, a prune) at its longer limit.
@@ -98,11 +105,12 @@ export class MongoStorage {
         if (collection === undefined) throw new TypeError(`no collection keeps the kind ${JSON.stringify(kind)}`);
         return collection;
       },
+      kinds,
       timeoutMS,
       leaseMs,
       afterStep: options.afterStep,
     });
-    this.repositories = repositoriesOf((kind, name) => {
+    this.repositories = repositoriesOf(kinds, (kind, name) => {
       const collection = this.#db.collection<RecordDocument>(name);
       recordCollections.set(kind.name, collection);
       const repository = new MongoRecordRepository({
@@ -178,8 +186,8 @@ function isTopologyClosed(error: unknown): boolean {
 }
 
 /** A storage whose server answered and whose indexes exist; rejects with `storageUnavailable` when none answers. */
-export async function connectMongo(options: MongoStorageOptions): Promise<MongoStorage> {
-  const storage = new MongoStorage(options);
+export async function connectMongo<K extends Kinds = SeedKinds>(options: MongoStorageSettings<K>): Promise<MongoStorage<K>> {
+  const storage = new MongoStorage<K>(options);
   try {
     await storage.ping();
     await storage.ensureIndexes();

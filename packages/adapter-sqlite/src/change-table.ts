@@ -1,4 +1,4 @@
-import { assembleRecord, changeIdOf, kindNamed, type CatalogRecord, type Change, type ChangeAction, type ChangeDraft, type RecordKind } from '@workplan/core';
+import { assembleRecord, changeIdOf, kindNamed, type CatalogRecord, type Change, type ChangeAction, type ChangeDraft, type Kinds, type RecordKind } from '@workplan/core';
 import { type WriteStep } from './write-statements.js';
 
 /**
@@ -57,10 +57,10 @@ export function sequenceOfRow(row: unknown[] | undefined): number {
 
 const ACTIONS: readonly unknown[] = ['create', 'update', 'delete'] satisfies ChangeAction[];
 
-/** A row of `CHANGE_COLUMNS`, in their order, as a change. */
-export function changeOfRow(row: unknown): Change {
+/** A row of `CHANGE_COLUMNS`, in their order, as a change of one of `kinds`. */
+export function changeOfRow(row: unknown, kinds: Kinds): Change {
   const [sequence, kindName, recordId, action, at, by, ...records] = Array.isArray(row) ? (row as unknown[]) : [];
-  const kind = kindNamed(String(kindName));
+  const kind = kindNamed(kinds, String(kindName));
   // STRICT columns hold only these types; anything else is a file changed behind our back.
   if (typeof sequence !== 'number' || kind === undefined || typeof recordId !== 'string' || !ACTIONS.includes(action)) throw unshaped();
   if (typeof at !== 'number' || typeof by !== 'string') throw unshaped();

@@ -1,4 +1,5 @@
 import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { type RecordKind } from '@workplan/core';
 import { DatabaseSync } from './node-sqlite.js';
 import { holdsNothingStored } from './schema.js';
 
@@ -30,7 +31,7 @@ export function removeDatabase(path: string): void {
  * a file in use or stored into stays. A connection opening it at that moment, before its
  * first read, holds no lock yet: it finds the file gone and fails its open.
  */
-export function removeIfNothingStored(path: string): void {
+export function removeIfNothingStored(path: string, kinds: readonly RecordKind<string>[]): void {
   // A connection would make it again.
   if (!existsSync(path)) return;
   let db: DatabaseSync | undefined;
@@ -38,7 +39,7 @@ export function removeIfNothingStored(path: string): void {
     db = new DatabaseSync(path, { timeout: 0 });
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.exec('BEGIN IMMEDIATE');
-    if (holdsNothingStored(db)) removeDatabase(path);
+    if (holdsNothingStored(db, kinds)) removeDatabase(path);
   } catch {
     // Open elsewhere, or no longer a database of ours: someone else's now.
   } finally {

@@ -1,18 +1,20 @@
-import { costCenter, workSchedule } from '@workplan/core';
+import { costCenter, workSchedule, type RecordKind } from '@workplan/core';
 import { CREATE_CHANGE_TABLES_SQL } from './change-table.js';
 import { CREATE_DELIVERY_TABLE_SQL } from './sqlite-delivery-ledger.js';
 import { addFoldFunction } from './folded-text.js';
 import { DatabaseSync } from './node-sqlite.js';
 import { SqliteOpenError } from './open-errors.js';
 import { countRecordsSql, CREATE_RECORD_COUNTS_SQL } from './record-counts.js';
-import { createRecordTableSql, foldRecordTableSql, refoldRecordTableSql } from './record-table.js';
+import { createRecordTableSql, foldRecordTableSql, refoldRecordTableSql, tableNameOf } from './record-table.js';
 import { CREATE_HIT_TABLE_SQL } from './sqlite-hit-counter.js';
 
 /** One step of the schema: entry N takes a file from version N to version N + 1. */
 type Migration = (db: DatabaseSync) => void;
 
+// The migrations make the tables of the seed's two kinds, as their history did; a kind added
+// after them has its table made by `addKindTables`, in the shape the migrations end with.
 const MIGRATIONS: readonly Migration[] = [
-  // Version 1: a table for each kind of record.
+  // Version 1: a table for each kind of record of the seed.
   (db) => {
     db.exec(createRecordTableSql(workSchedule));
     db.exec(createRecordTableSql(costCenter));
@@ -67,7 +69,7 @@ export function readSchemaVersion(db: DatabaseSync): number {
  * never needs its own list of what each version holds.
  */
 export function schemaDifference(db: DatabaseSync, version: number): string | undefined {
-  return withMigrated(version, (made) => {
+  return withMigrated(version, [], (made) => {
     const found = shapesOf(db);
     for (const [object, shape] of shapesOf(made)) {
       if (!found.has(object)) return `it has no ${object}`;
@@ -82,9 +84,9 @@ export function schemaDifference(db: DatabaseSync, version: number): string | un
  * one may keep what this code does not know of) and each of its tables holds only the rows
  * the migrations put there (a record, a change, a delivery or a count of hits is more).
  */
-export function holdsNothingStored(db: DatabaseSync): boolean {
+export function holdsNothingStored(db: DatabaseSync, kinds: readonly RecordKind<string>[] = []): boolean {
   if (readSchemaVersion(db) !== SCHEMA_VERSION) return false;
-  return withMigrated(SCHEMA_VERSION, (made) => {
+  return withMigrated(SCHEMA_VERSION, kinds, (made) => {
     const tables = made.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all();
     // A table's name is our own, from the migrations, so it may be written into the query.
     const rowsOf = (on: DatabaseSync, table: string): unknown => on.prepare(`SELECT count(*) AS rows FROM (SELECT 1 FROM "${table}" LIMIT 100)`).get()?.['rows'];
@@ -92,11 +94,12 @@ export function holdsNothingStored(db: DatabaseSync): boolean {
   });
 }
 
-/** What `use` reads from a database in memory that the migrations up to `version` made. */
-function withMigrated<T>(version: number, use: (made: DatabaseSync) => T): T {
+/** What `use` reads from a database in memory that the migrations up to `version` made, with the tables of `kinds`. */
+function withMigrated<T>(version: number, kinds: readonly RecordKind<string>[], use: (made: DatabaseSync) => T): T {
   const made = new DatabaseSync(':memory:');
   try {
     for (const step of MIGRATIONS.slice(0, version)) step(made);
+    addKindTables(made, kinds);
     return use(made);
   } finally {
     made.close();
@@ -126,7 +129,7 @@ function shapesOf(db: DatabaseSync): Map<string, string> {
  * lock before the version is read, so two processes opening one new file cannot both
  * migrate it; a failed step rolls every step back.
  */
-export function migrate(db: DatabaseSync, path: string): void {
+export function migrate(db: DatabaseSync, path: string, kinds: readonly RecordKind<string>[] = []): void {
   db.exec('BEGIN IMMEDIATE');
   try {
     const current = readSchemaVersion(db);
@@ -134,9 +137,23 @@ export function migrate(db: DatabaseSync, path: string): void {
     for (const step of MIGRATIONS.slice(current)) step(db);
     // A PRAGMA takes no bound parameters; the version is our own integer.
     if (current < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    addKindTables(db, kinds);
     db.exec('COMMIT');
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/**
+ * Makes the table of each of `kinds` the file has none for, as the migrations leave the
+ * seed's tables (made, folded and counted), so a kind of record added later needs no
+ * migration of its own. A table already there is let be: its kind was served before.
+ */
+function addKindTables(db: DatabaseSync, kinds: readonly RecordKind<string>[]): void {
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?");
+  const missing = kinds.filter((kind) => exists.get(tableNameOf(kind)) === undefined);
+  if (missing.length === 0) return;
+  addFoldFunction(db);
+  for (const kind of missing) db.exec(createRecordTableSql(kind) + foldRecordTableSql(kind) + countRecordsSql(kind));
 }

@@ -1,4 +1,4 @@
-import { changeIdOf, WorkplanError, type Change, type ChangeLog, type ReadOptions } from '@workplan/core';
+import { changeIdOf, seedKinds, WorkplanError, type Change, type ChangeLog, type Kinds, type ReadOptions } from '@workplan/core';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { CHANGE_COLUMNS, changeOfRow, sequenceOfRow } from './change-table.js';
 import { guardSqliteCall, translateSqliteError } from './sqlite-errors.js';
@@ -54,10 +54,13 @@ export class SqliteChangeLog implements ChangeLog {
   readonly #pruned: StatementSync;
   readonly #last: StatementSync;
   readonly #waiters = new Set<Waiter>();
+  readonly #kinds: Kinds;
   #poll: NodeJS.Timeout | undefined;
 
-  constructor(db: DatabaseSync, writer: SqliteWriter = sameConnectionWriter(db)) {
+  /** `kinds`: those whose changes it reads back (a change keeps its kind's name, not its field's). */
+  constructor(db: DatabaseSync, writer: SqliteWriter = sameConnectionWriter(db), kinds: Kinds = seedKinds) {
     this.#writer = writer;
+    this.#kinds = kinds;
     this.#read = db.prepare(`SELECT ${CHANGE_COLUMNS} FROM changes WHERE sequence > ? ORDER BY sequence LIMIT ?`);
     this.#history = db.prepare(HISTORY_SQL);
     this.#pruned = db.prepare('SELECT sequence FROM changes_pruned');
@@ -69,14 +72,14 @@ export class SqliteChangeLog implements ChangeLog {
     options?.signal?.throwIfAborted();
     const rows = guardSqliteCall(() => this.#read.all(after, limit));
     this.#refuseExpired(after);
-    return rows.map(changeOfRow);
+    return rows.map((row) => changeOfRow(row, this.#kinds));
   }
 
   async history(kind: string, recordId: string, after: number, limit: number, options?: ReadOptions): Promise<Change[]> {
     options?.signal?.throwIfAborted();
     const rows = guardSqliteCall(() => this.#history.all(kind, recordId, after, limit));
     this.#refuseExpired(after);
-    return rows.map(changeOfRow);
+    return rows.map((row) => changeOfRow(row, this.#kinds));
   }
 
   /**

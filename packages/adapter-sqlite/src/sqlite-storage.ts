@@ -1,4 +1,4 @@
-import { repositoriesOf, wrapRepositories, type ChangeLog, type DeliveryLedger, type RecordKind, type Repositories } from '@workplan/core';
+import { repositoriesOf, seedKinds, wrapRepositories, type ChangeLog, type DeliveryLedger, type Kinds, type RecordKind, type Repositories, type SeedKinds } from '@workplan/core';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
@@ -19,7 +19,9 @@ import { sameConnectionReader, ThreadReader, type SqliteReader } from './sqlite-
 import { SqliteRecordRepository } from './sqlite-repository.js';
 import { sameConnectionWriter, ThreadWriter, type SqliteWriter } from './sqlite-writer.js';
 
-export interface SqliteStorageOptions {
+export interface SqliteStorageOptions<K extends Kinds = SeedKinds> {
+  /** The kinds of record it keeps, a table each (made when the file has none); the seed's by default. */
+  readonly kinds?: K;
   /** The database file, made with its folder when missing; `:memory:` for a database that ends with the process. */
   readonly path: string;
   /** `normal` (default) may lose the last commits on a power cut, never on a crash of the process; `full` loses none. */
@@ -74,11 +76,11 @@ const WRITE_PROBE_KEY = '\u0000readiness';
  * reads (searches, deep pages) on a third, read-only, in a thread of theirs (`ThreadReader`),
  * so they never hold it either.
  */
-export class SqliteStorage {
+export class SqliteStorage<K extends Kinds = SeedKinds> {
   /** The absolute path of the file, or `:memory:`. */
   readonly path: string;
   /** Each kind's repository (`workSchedules` in table `work_schedules`, `costCenters` in `cost_centers`). */
-  readonly repositories: Repositories;
+  readonly repositories: Repositories<K>;
   /** Every change the repositories committed, of every kind, in commit order: history and the changes feed. */
   readonly changes: ChangeLog;
   /** The rate limiter's counts, shared by every process serving the file. */
@@ -97,17 +99,20 @@ export class SqliteStorage {
   /** The -wal, gone from its path, has been copied whole into the file since it was last found there. */
   #walSaved = false;
 
-  private constructor(db: DatabaseSync, path: string, threads: Threads, created: boolean, report: (report: StorageReport) => void) {
+  readonly #kinds: K;
+
+  private constructor(db: DatabaseSync, path: string, kinds: K, threads: Threads, created: boolean, report: (report: StorageReport) => void) {
     this.#db = db;
+    this.#kinds = kinds;
     this.#faults = new FileFaults(path, report);
     this.#writer = this.#faults.watchWrites(threads.writer);
     this.#reader = threads.reader;
     this.path = path;
     this.created = created;
     this.#readiness = db.prepare('SELECT count(*) FROM sqlite_master');
-    this.#changeLog = new SqliteChangeLog(db, this.#writer);
+    this.#changeLog = new SqliteChangeLog(db, this.#writer, kinds);
     this.changes = this.#faults.watchChangeLog(this.#changeLog);
-    const repositories = repositoriesOf((kind) => this.repositoryFor(kind));
+    const repositories = repositoriesOf(kinds, (kind) => this.repositoryFor(kind));
     this.repositories = wrapRepositories(repositories, (repository) => this.#faults.watchReads(repository));
     this.hitCounter = new SqliteHitCounter(db, this.#writer);
     this.deliveryLedger = this.#faults.watchDeliveryLedger(new SqliteDeliveryLedger(db, this.#writer));
@@ -120,7 +125,9 @@ export class SqliteStorage {
    * another application's, was written by a newer schema, is corrupt, cannot be created or
    * written by this process, or stays locked.
    */
-  static open(options: SqliteStorageOptions): SqliteStorage {
+  static open<K extends Kinds>(options: SqliteStorageOptions<K> & { readonly kinds: K }): SqliteStorage<K>;
+  static open(options: SqliteStorageOptions & { readonly kinds?: SeedKinds }): SqliteStorage;
+  static open(options: SqliteStorageOptions<Kinds>): SqliteStorage<Kinds> | SqliteStorage {
     const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     // Before the first try: a try that made the file and then met a busy WAL switch made it all the same.
@@ -135,7 +142,8 @@ export class SqliteStorage {
     }
   }
 
-  static #connect(path: string, options: SqliteStorageOptions, busyTimeoutMs: number, created: boolean): SqliteStorage {
+  static #connect(path: string, options: SqliteStorageOptions<Kinds>, busyTimeoutMs: number, created: boolean): SqliteStorage<Kinds> {
+    const kinds = options.kinds ?? seedKinds;
     let db: DatabaseSync | undefined;
     let writer: SqliteWriter | undefined;
     let reader: SqliteReader | undefined;
@@ -153,7 +161,7 @@ export class SqliteStorage {
       admitFile(db, path);
       // WAL lets readers go on while one connection writes.
       db.exec('PRAGMA journal_mode = WAL');
-      migrate(db, path);
+      migrate(db, path, Object.values(kinds));
       // Another connection to `:memory:` would be another database.
       if (path === ':memory:') {
         writer = sameConnectionWriter(db);
@@ -162,7 +170,7 @@ export class SqliteStorage {
         writer = new ThreadWriter({ path, synchronous, busyTimeoutMs });
         reader = new ThreadReader({ path, busyTimeoutMs });
       }
-      return new SqliteStorage(db, path, { writer, reader }, created, options.report ?? (() => undefined));
+      return new SqliteStorage(db, path, kinds, { writer, reader }, created, options.report ?? (() => undefined));
     } catch (error) {
       void writer?.close();
       void reader?.close();
@@ -255,7 +263,7 @@ export class SqliteStorage {
    */
   async discard(): Promise<void> {
     await this.close();
-    if (this.created) removeIfNothingStored(this.path);
+    if (this.created) removeIfNothingStored(this.path, Object.values(this.#kinds));
   }
 
   /**

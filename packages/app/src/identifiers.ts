@@ -1,6 +1,6 @@
 import { type RequestListener } from 'node:http';
 import { type ApiKeys, type HitCounter, type ResponseObserver } from '@workplan/adapter-express';
-import { type ChangeLog, type Clock, type DeliveryLedger, type IdGenerator, type Repositories, type Workplan } from '@workplan/core';
+import { type ChangeLog, type Clock, type DeliveryLedger, type IdGenerator, type Kinds, type Repositories, type Workplan } from '@workplan/core';
 import { type WebhookDeliverer } from '@workplan/webhooks';
 import { type ServiceIdentifier } from 'inversify';
 import { type Logger } from 'pino';
@@ -34,8 +34,10 @@ export const ids = {
   apiKeys: Symbol('ApiKeys') as ServiceIdentifier<ApiKeys>,
   clock: Symbol('Clock') as ServiceIdentifier<Clock>,
   idGenerator: Symbol('IdGenerator') as ServiceIdentifier<IdGenerator>,
+  /** The kinds of record the service serves: the seed's, unless `startService` is given others. */
+  kinds: Symbol('Kinds') as ServiceIdentifier<Kinds>,
   /** One repository per kind of record, from the storage the configuration names. */
-  repositories: Symbol('Repositories') as ServiceIdentifier<Repositories>,
+  repositories: Symbol('Repositories') as ServiceIdentifier<Repositories<Kinds>>,
   /** The change log those repositories write each change to, in the same storage. */
   changes: Symbol('ChangeLog') as ServiceIdentifier<ChangeLog>,
   /** Where webhook deliveries keep their progress, in the same storage. */
@@ -43,7 +45,7 @@ export const ids = {
   storage: Symbol('StorageLifecycle') as ServiceIdentifier<StorageLifecycle>,
   /** Where the rate limits count, in the storage's database; `null` keeps them in this process (memory storage). */
   hitCounter: Symbol('HitCounter') as ServiceIdentifier<HitCounter | null>,
-  workplan: Symbol('Workplan') as ServiceIdentifier<Workplan>,
+  workplan: Symbol('Workplan') as ServiceIdentifier<Workplan<Kinds>>,
   /** Where log lines are written; `null` when they are pretty-printed to a terminal. */
   logOutput: Symbol('LogOutput') as ServiceIdentifier<LogWriter | null>,
   logger: Symbol('Logger') as ServiceIdentifier<Logger>,

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
 import { createMemoryStorage, MemoryDeliveryLedger } from '@workplan/adapter-memory';
 import { consoleDirectory } from '@workplan/console';
-import { createUuidV7Generator, createWorkplan, systemClock } from '@workplan/core';
+import { createUuidV7Generator, createWorkplan, systemClock, type Kinds } from '@workplan/core';
 import { ContainerModule } from 'inversify';
 import { ids } from './identifiers.js';
 import { createLogger, createLogOutput, logAnswered } from './logger.js';
@@ -16,17 +16,17 @@ export const coreModule = new ContainerModule(({ bind }) => {
   bind(ids.idGenerator).toConstantValue(createUuidV7Generator());
   bind(ids.workplan)
     .toResolvedValue(
-      (repositories, changes, clock, idGenerator, config) =>
-        createWorkplan({ ...repositories, changes, clock, ids: idGenerator, maxPageSize: config.listMaxLimit }),
-      [ids.repositories, ids.changes, ids.clock, ids.idGenerator, ids.config],
+      (kinds, repositories, changes, clock, idGenerator, config) =>
+        createWorkplan({ repositories, kinds, changes, clock, ids: idGenerator, maxPageSize: config.listMaxLimit }),
+      [ids.kinds, ids.repositories, ids.changes, ids.clock, ids.idGenerator, ids.config],
     )
     .inSingletonScope();
 });
 
 /** Records in the process only: for tests, and for trying the service without a file. */
-export const memoryStorageModule = new ContainerModule(({ bind }) => {
+export const memoryStorageModule = (kinds: Kinds): ContainerModule => new ContainerModule(({ bind }) => {
   // Made per container: each service started in one process (tests start several) has its own.
-  const storage = createMemoryStorage();
+  const storage = createMemoryStorage({ kinds });
   bind(ids.repositories).toConstantValue(storage.repositories);
   bind(ids.changes).toConstantValue(storage.changes);
   bind(ids.deliveryLedger).toConstantValue(new MemoryDeliveryLedger());

@@ -1,5 +1,5 @@
 import { type MongoStorage } from '@workplan/adapter-mongodb';
-import { WorkplanError, type RecordRepository } from '@workplan/core';
+import { WorkplanError, type Kinds, type RecordRepository } from '@workplan/core';
 import { type StorageLifecycle } from './identifiers.js';
 
 const FIRST_RETRY_MS = 250;
@@ -17,7 +17,7 @@ export class MongoConnection implements StorageLifecycle {
   #retry: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly storage: MongoStorage,
+    readonly storage: MongoStorage<Kinds>,
     private readonly warn: (message: string, cause: unknown) => void,
   ) {}
 

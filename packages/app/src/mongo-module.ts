@@ -1,7 +1,7 @@
 // Its own module, loaded only when the configuration names MongoDB: the driver alone adds
 // memory to the process (docs/benchmarks/README.md), which the memory store has no use for.
 import { MongoStorage } from '@workplan/adapter-mongodb';
-import { wrapRepositories } from '@workplan/core';
+import { wrapRepositories, type Kinds } from '@workplan/core';
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { mongodbCallMs, type Config } from './config.js';
 import { ids } from './identifiers.js';
@@ -9,9 +9,10 @@ import { MongoConnection } from './mongo-connection.js';
 import { describeFailure } from './mongo-failure.js';
 
 /** MongoDB: one client for both repositories and their change log, the repositories gated until their indexes exist. */
-export function mongoStorageModule(config: Config): ContainerModule {
+export function mongoStorageModule(config: Config, kinds: Kinds): ContainerModule {
   return new ContainerModule(({ bind }) => {
     const storage = new MongoStorage({
+      kinds,
       uri: config.mongodbUri ?? '',
       // No storage call outlives the request that made it: its time limit, which finds and
       // lists also send to the server as maxTimeMS, ends by the request's deadline.

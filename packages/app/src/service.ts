@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { ApiKeys, createHttpServer, drainable, keyEntryOf } from '@workplan/adapter-express';
+import { seedKinds, type Kinds } from '@workplan/core';
 import { type Logger } from 'pino';
 import { keepChangesFor } from './change-retention.js';
 import { type Config } from './config.js';
@@ -44,8 +45,8 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Starts the service described by `config` and resolves once it listens. */
-export async function startService(config: Config): Promise<RunningService> {
+/** Starts the service described by `config`, serving `kinds` of record (the seed's by default), and resolves once it listens. */
+export async function startService(config: Config, kinds: Kinds = seedKinds): Promise<RunningService> {
   const keys = new ApiKeys(await configuredKeys(config));
   let runKey: string | undefined;
   if (keys.size === 0) {
@@ -53,8 +54,8 @@ export async function startService(config: Config): Promise<RunningService> {
     runKey = makeRunKey();
     keys.replace([keyEntryOf(runKey, { name: RUN_KEY_NAME })]);
   }
-  const subscriptions = await configuredSubscriptions(config);
-  const container = await createContainer(config, keys);
+  const subscriptions = await configuredSubscriptions(config, kinds);
+  const container = await createContainer(config, keys, kinds);
   const webhooks = container.get(ids.webhooks);
   const storage = container.get(ids.storage);
   storage.open();
@@ -100,7 +101,7 @@ export async function startService(config: Config): Promise<RunningService> {
     }),
     reloadWebhooks: counted('WEBHOOKS_FILE', async () => {
       if (webhooks === null) return undefined;
-      const reloaded = await configuredSubscriptions(config);
+      const reloaded = await configuredSubscriptions(config, kinds);
       await webhooks.deliverTo(reloaded);
       return reloaded.length;
     }),

@@ -1,5 +1,6 @@
 // Its own module, like MongoDB's: node:sqlite is loaded only by a process that uses it.
 import { SqliteStorage } from '@workplan/adapter-sqlite';
+import { type Kinds } from '@workplan/core';
 import { ContainerModule } from 'inversify';
 import { type Logger } from 'pino';
 import { type Config } from './config.js';
@@ -11,10 +12,11 @@ import { lifecycleLogger } from './logger.js';
  * webhooks' delivery ledger, created or migrated before the service listens, so a file it
  * cannot use stops the start with one line.
  */
-export function sqliteStorageModule(config: Config): ContainerModule {
+export function sqliteStorageModule(config: Config, kinds: Kinds): ContainerModule {
   // The logger is made after the file is opened; the storage tells of nothing before it serves.
   let log: Logger | undefined;
   const storage = SqliteStorage.open({
+    kinds,
     path: config.sqlitePath,
     synchronous: config.sqliteSynchronous,
     report: ({ level, message, cause }) => log?.[level](cause === undefined ? {} : { err: cause }, message),

@@ -2,31 +2,30 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describedChanges, webhooksDescription, type ApiRead } from '@workplan/adapter-express';
 import { leaseTimings, readSubscriptionsFile, urlWithoutSecrets, WebhookDeliverer, type Subscription, type SubscriptionStatus } from '@workplan/webhooks';
+import { type Kinds } from '@workplan/core';
 import { ContainerModule } from 'inversify';
 import { type Config } from './config.js';
 import { ids } from './identifiers.js';
 import { logDeliveryEvent } from './webhook-log.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 
-/** The API's resource words and change JSON, so a POSTed change reads exactly as the changes feed writes it. */
-const wording = describedChanges();
-
-/** The subscriptions of WEBHOOKS_FILE; none when it is unset. */
-export async function configuredSubscriptions(config: Config): Promise<Subscription[]> {
-  return config.webhooksFile === undefined ? [] : readSubscriptionsFile(config.webhooksFile, wording.resources);
+/** The subscriptions of WEBHOOKS_FILE, each asking for some of the resource words of `kinds`; none when it is unset. */
+export async function configuredSubscriptions(config: Config, kinds: Kinds): Promise<Subscription[]> {
+  return config.webhooksFile === undefined ? [] : readSubscriptionsFile(config.webhooksFile, describedChanges(kinds).resources);
 }
 
 /** The deliverer of WEBHOOKS_FILE's subscriptions, over the storage's change log and delivery ledger; started and stopped with the service. */
 export const webhooksModule = new ContainerModule(({ bind }) => {
   bind(ids.webhooks).toResolvedValue(
-    (config, changes, logger, metrics, ledger) => {
+    (config, kinds, changes, logger, metrics, ledger) => {
       if (config.webhooksFile === undefined) return null;
       const counted = metrics === null ? undefined : new WebhookMetrics(metrics.registry, () => deliverer.status());
       const deliverer: WebhookDeliverer = new WebhookDeliverer({
         changes,
         ledger,
         holder: instanceName(),
-        wording,
+        // The API's resource words and change JSON, so a POSTed change reads exactly as the changes feed writes it.
+        wording: describedChanges(kinds),
         timings: leaseTimings(config.webhooksLeaseMs),
         onEvent: (event) => {
           logDeliveryEvent(logger, event);
@@ -35,7 +34,7 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
       });
       return deliverer;
     },
-    [ids.config, ids.changes, ids.logger, ids.metrics, ids.deliveryLedger],
+    [ids.config, ids.kinds, ids.changes, ids.logger, ids.metrics, ids.deliveryLedger],
   );
 });
 

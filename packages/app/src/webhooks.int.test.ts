@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describedChanges } from '@workplan/adapter-express';
 import { connectMongo, type MongoStorage } from '@workplan/adapter-mongodb';
-import { createWorkplan } from '@workplan/core';
+import { createWorkplan, seedKinds } from '@workplan/core';
 import { startReceiver } from '@workplan/testing';
 import { describeWithTestDatabase } from '@workplan/testing/mongodb';
 import { WebhookDeliverer, type DeliveryEvent } from '@workplan/webhooks';
@@ -27,7 +27,7 @@ await describeWithTestDatabase('webhooks on MongoDB', (database) => {
           changes: storage.changes,
           ledger: storage.deliveryLedger,
           holder,
-          wording: describedChanges(),
+          wording: describedChanges(seedKinds),
           // A lease of three attempts, as by default, short enough for a takeover within the test.
           timings: { attemptTimeoutMs: 200, leaseMs: 600, backoff: { firstMs: 20, maxMs: 80 } },
           onEvent: (event: DeliveryEvent) => {
@@ -39,7 +39,7 @@ await describeWithTestDatabase('webhooks on MongoDB', (database) => {
       }
       const [first, second] = storages as [MongoStorage, MongoStorage];
       const write = async (storage: MongoStorage, from: number, to: number) => {
-        const workplan = createWorkplan({ ...storage.repositories, changes: storage.changes });
+        const workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes });
         for (let i = from; i <= to; i += 1) await workplan.workSchedules.create({ value: `turno ${String(i)}` }, { by: 'RH' });
       };
       await write(first, 1, 4);

@@ -2,8 +2,8 @@ import { withCallPolicies, type CallDefaults, type CallOptions } from './call-po
 import { type WorkplanRecord } from './records.js';
 import { type Transport } from './fetch-transport.js';
 
-/** A resource as a change names it: the word of its path, `/api/v1/scale/{id}`. */
-export type ResourceName = 'scale' | 'costCenter';
+/** A resource as a change names it: the word of its path, `/api/v1/scale/{id}`; a service may serve others than the seed's two. */
+export type ResourceName = 'scale' | 'costCenter' | (string & {});
 
 /**
  * One successful write, as the service keeps it on record: what was done to which record,

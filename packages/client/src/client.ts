@@ -80,7 +80,7 @@ function ifMatchHeader<F extends string>(options: WriteOptions<F> | undefined): 
 }
 
 /** Where a resource lives: `/api/v1/{singular}/{id}` and `/api/v1/{plural}`. */
-interface ResourcePaths {
+export interface ResourcePaths {
   readonly singular: string;
   readonly plural: string;
 }

@@ -50,8 +50,6 @@ export {
 } from './ports.js';
 export {
   assembleRecord,
-  costCenter,
-  workSchedule,
   type CatalogRecord,
   type CostCenter,
   type CostCenterInput,
@@ -63,9 +61,18 @@ export {
   type WorkScheduleInput,
 } from './record.js';
 export {
+  costCenter,
+  seedKinds,
+  workSchedule,
+  type Gender,
+  type KindDescription,
+  type Kinds,
+  type Operation,
+  type SeedKinds,
+} from './kind-description.js';
+export {
   kindNamed,
   mapKinds,
-  recordKinds,
   repositoriesOf,
   wrapRepositories,
   type Catalogs,

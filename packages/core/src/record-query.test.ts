@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WorkplanError } from './errors.js';
-import { costCenter, workSchedule } from './record.js';
+import { costCenter, workSchedule } from './kind-description.js';
 import {
   comparePositions,
   compareText,

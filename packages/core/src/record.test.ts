@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assembleRecord, costCenter, workSchedule, type RecordKind } from './record.js';
+import { costCenter, workSchedule } from './kind-description.js';
+import { assembleRecord, type RecordKind } from './record.js';
 
 const parts = { id: 'r-1', text: '12x36', createdAt: new Date(1_000), updatedAt: new Date(2_000) };
 

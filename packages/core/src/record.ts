@@ -33,8 +33,6 @@ export type WorkScheduleInput = RecordInput<'value'>;
 /** What creates or updates a cost center: `{ title: 'Financeiro' }`. */
 export type CostCenterInput = RecordInput<'title'>;
 
-export const workSchedule: RecordKind<'value'> = Object.freeze({ name: 'workSchedule', field: 'value' });
-export const costCenter: RecordKind<'title'> = Object.freeze({ name: 'costCenter', field: 'title' });
 
 /** The parts of a record, independent of what its text field is called. */
 export interface RecordParts {

@@ -178,7 +178,7 @@ import { createMemoryStorage } from '@workplan/adapter-memory';
 
 void [${[...packed.keys()].map((_, n) => `package${n}`).join(', ')}];
 const { repositories, changes } = createMemoryStorage();
-const workplan = createWorkplan({ ...repositories, changes });
+const workplan = createWorkplan({ repositories, changes });
 const schedule: WorkSchedule = await workplan.workSchedules.create({ value: '12x36' });
 const center: CostCenter = await workplan.costCenters.create({ title: 'Financeiro' });
 // @ts-expect-error -- a work schedule is written with \`value\`, not \`title\`
@@ -222,7 +222,7 @@ console.log(schedule.value, center.title);
 const { createWorkplan } = await import('@workplan/core');
 const { createMemoryStorage } = await import('@workplan/adapter-memory');
 const { repositories, changes } = createMemoryStorage();
-const workplan = createWorkplan({ ...repositories, changes });
+const workplan = createWorkplan({ repositories, changes });
 const created = await workplan.workSchedules.create({ value: ' 12x36 ' });
 console.log(JSON.stringify({ created, listed: (await workplan.workSchedules.list()).records.length }));
 `,
@@ -242,7 +242,7 @@ console.log(JSON.stringify({ created, listed: (await workplan.workSchedules.list
 const { createWorkplan } = require('@workplan/core');
 const { createMemoryStorage } = require('@workplan/adapter-memory');
 const { repositories, changes } = createMemoryStorage();
-const workplan = createWorkplan({ ...repositories, changes });
+const workplan = createWorkplan({ repositories, changes });
 workplan.costCenters.create({ title: 'Financeiro' }).then((created) => console.log(JSON.stringify(created)));
 `,
     );

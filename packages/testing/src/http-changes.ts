@@ -2,7 +2,7 @@ import { MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
 import { describe, expect, it } from 'vitest';
 import { openEventStream } from './event-stream.js';
 import { CHANGES_MESSAGE, changesTools, type Json } from './http-changes-tools.js';
-import { contractResources, dataOf, expectProblem, nextLinkOf, uniqueText, type ContractCall, type ServiceUnderTest } from './http-contract-data.js';
+import { contractResources, dataOf, expectProblem, nextLinkOf, uniqueText, type ContractCall, type ContractResource, type ServiceUnderTest } from './http-contract-data.js';
 
 const [scale, costCenter] = contractResources;
 
@@ -39,12 +39,19 @@ const badQueries: readonly (readonly [string, string])[] = [
 ];
 
 /** The contract's revision 4, "Changes": the feed in commit order, its long poll, its event stream and its refusals. */
-export function describeChanges(service: () => ServiceUnderTest, call: ContractCall): void {
+export function describeChanges(service: () => ServiceUnderTest, call: ContractCall, resources: readonly ContractResource[]): void {
   const { end, since } = changesTools(call);
   const write = async (singular: string, field: string, text = uniqueText()) =>
     dataOf(await call({ method: 'POST', path: `/api/v1/${singular}`, json: { [field]: text } }), 201) as Json;
 
   describe('/changes', () => {
+    it.each(resources)('names the resource of each change: /$singular', async ({ singular, field }) => {
+      const start = await end();
+      const made = await write(singular, field);
+      const [change] = dataOf(await call({ path: `/api/v1/changes?after=${start}&limit=1` }), 200) as Json[];
+      expect([change?.resource, change?.recordId, change?.action, change?.data]).toEqual([singular, made.id, 'create', made]);
+    });
+
     it('answers the changes of both resources in commit order, a page at a time, with Link to the next', async () => {
       if (scale === undefined || costCenter === undefined) throw new Error('two resources expected');
       const start = await end();

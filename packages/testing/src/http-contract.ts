@@ -9,6 +9,7 @@ import {
   uniqueText,
   UUID_V7,
   type ContractCall,
+  type ContractResource,
   type ServiceUnderTest,
 } from './http-contract-data.js';
 import { describeHttpEdges } from './http-edges.js';
@@ -22,8 +23,11 @@ import { describeQueryRefusals } from './http-query-refusals.js';
 
 type Json = Record<string, unknown>;
 
-/** The contract's HTTP behaviour, run against a service started by `start`. */
-export function describeHttpContract(name: string, start: () => Promise<ServiceUnderTest>): void {
+/**
+ * The contract's HTTP behaviour, run against a service started by `start` that serves
+ * `resources` (the seed's two, as the contract writes them, unless told otherwise).
+ */
+export function describeHttpContract(name: string, start: () => Promise<ServiceUnderTest>, resources: readonly ContractResource[] = contractResources): void {
   describe(`${name} HTTP contract`, () => {
     let service: ServiceUnderTest;
     beforeAll(async () => {
@@ -39,7 +43,7 @@ export function describeHttpContract(name: string, start: () => Promise<ServiceU
       return send(service.baseUrl, { ...c, headers, body: c.json === undefined ? c.body : JSON.stringify(c.json) });
     };
 
-    describe.each(contractResources)('/$singular', (resource) => {
+    describe.each(resources)('/$singular', (resource) => {
       const { singular, plural, field, messages } = resource;
       const one = (id: string) => `/api/v1/${singular}/${encodeURIComponent(id)}`;
       const create = async (text = uniqueText()) =>
@@ -191,13 +195,13 @@ export function describeHttpContract(name: string, start: () => Promise<ServiceU
       });
     });
 
-    describeHttpEdges(() => service, call);
-    describeKeyRoles(() => service, call);
-    describeEntityTags(call);
-    describeFindingRecords(() => service, call);
-    describeWalksWhileRecordsChange(call);
-    describeQueryRefusals(call);
-    describeHistory(() => service, call);
-    describeChanges(() => service, call);
+    describeHttpEdges(() => service, call, resources);
+    describeKeyRoles(() => service, call, resources);
+    describeEntityTags(call, resources);
+    describeFindingRecords(() => service, call, resources);
+    describeWalksWhileRecordsChange(call, resources);
+    describeQueryRefusals(call, resources);
+    describeHistory(() => service, call, resources);
+    describeChanges(() => service, call, resources);
   });
 }

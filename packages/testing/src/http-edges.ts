@@ -7,6 +7,7 @@ import {
   expectProblem,
   uniqueText,
   type ContractCall,
+  type ContractResource,
   type ServiceUnderTest,
 } from './http-contract-data.js';
 
@@ -16,7 +17,7 @@ const findMessage = scale?.messages.find ?? '';
 const listMessage = scale?.messages.list ?? '';
 
 /** What the contract asks of every request, whatever the resource: keys, media, size, routes. */
-export function describeHttpEdges(service: () => ServiceUnderTest, call: ContractCall): void {
+export function describeHttpEdges(service: () => ServiceUnderTest, call: ContractCall, resources: readonly ContractResource[]): void {
   const post = (headers: Record<string, string>, body: string | Buffer, key?: string | null) =>
     call({ method: 'POST', path: '/api/v1/scale', headers, body, ...(key === undefined ? {} : { key }) });
 
@@ -38,7 +39,7 @@ export function describeHttpEdges(service: () => ServiceUnderTest, call: Contrac
     });
 
     it('gives every operation of both resources its own message on 401', async () => {
-      for (const { singular, plural, messages } of contractResources) {
+      for (const { singular, plural, messages } of resources) {
         const cases = [
           ['POST', `/api/v1/${singular}`, messages.create],
           ['PUT', `/api/v1/${singular}/x`, messages.update],

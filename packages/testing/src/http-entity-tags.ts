@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type HttpAnswer } from './http-client.js';
-import { contractResources, dataOf, expectCommonHeaders, expectProblem, uniqueText, type ContractCall } from './http-contract-data.js';
+import { dataOf, expectCommonHeaders, expectProblem, uniqueText, type ContractCall, type ContractResource } from './http-contract-data.js';
 
 type Json = Record<string, unknown>;
 
@@ -9,8 +9,8 @@ const STRONG_TAG = /^"[\x21\x23-\x7e]*"$/u;
 const MISSING_ID = '00000000-0000-7000-8000-000000000000';
 
 /** The contract's entity tags (revision 3): ETag, If-None-Match on find, If-Match on update and delete. */
-export function describeEntityTags(call: ContractCall): void {
-  describe.each(contractResources)('entity tags of /$singular', ({ singular, plural, field, messages }) => {
+export function describeEntityTags(call: ContractCall, resources: readonly ContractResource[]): void {
+  describe.each(resources)('entity tags of /$singular', ({ singular, plural, field, messages }) => {
     const one = (id: string) => `/api/v1/${singular}/${id}`;
     const create = async (): Promise<{ record: Json; tag: string }> => {
       const answer = await call({ method: 'POST', path: `/api/v1/${singular}`, json: { [field]: uniqueText() } });

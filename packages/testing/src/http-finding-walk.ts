@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractResources, type ContractCall } from './http-contract-data.js';
+import { type ContractCall, type ContractResource } from './http-contract-data.js';
 import { findingTools, listPath, searchToken, type Json } from './http-finding-tools.js';
 
 /**
@@ -7,8 +7,8 @@ import { findingTools, listPath, searchToken, type Json } from './http-finding-t
  * created or deleted during the walk": between each two pages, the record the cursor
  * stands on goes, a record not reached yet goes, and a new one comes.
  */
-export function describeWalksWhileRecordsChange(call: ContractCall): void {
-  describe.each(contractResources)('walking /$plural while records come and go', (resource) => {
+export function describeWalksWhileRecordsChange(call: ContractCall, resources: readonly ContractResource[]): void {
+  describe.each(resources)('walking /$plural while records come and go', (resource) => {
     const { plural, field } = resource;
     const { create, remove, list, walk, ids } = findingTools(call, resource);
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { contractResources, nextLinkOf, type ContractCall, type ServiceUnderTest } from './http-contract-data.js';
+import { nextLinkOf, type ContractCall, type ContractResource, type ServiceUnderTest } from './http-contract-data.js';
 import { findingTools, listPath, queryOf, searchToken, tick, type Json } from './http-finding-tools.js';
 
 /** The contract's revision 4, "Finding records": `q`, `sort`, `count` and the `after` cursor of the list paths. */
-export function describeFindingRecords(service: () => ServiceUnderTest, call: ContractCall): void {
-  describe.each(contractResources)('finding /$plural', (resource) => {
+export function describeFindingRecords(service: () => ServiceUnderTest, call: ContractCall, resources: readonly ContractResource[]): void {
+  describe.each(resources)('finding /$plural', (resource) => {
     const { plural, field } = resource;
     const { create, update, list, walk, ids } = findingTools(call, resource);
     const texts = (records: readonly Json[]) => records.map((record) => record[field]);

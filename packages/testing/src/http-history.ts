@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { badPageQueries } from './http-changes.js';
 import { changesTools, nameOfUnnamedKey, type Json } from './http-changes-tools.js';
-import { contractResources, dataOf, expectProblem, nextLinkOf, uniqueText, type ContractCall, type ServiceUnderTest } from './http-contract-data.js';
+import { dataOf, expectProblem, nextLinkOf, uniqueText, type ContractCall, type ContractResource, type ServiceUnderTest } from './http-contract-data.js';
 
 const MISSING_ID = '00000000-0000-7000-8000-000000000000';
 
 /** The contract's revision 4, "History": every successful write kept, in order, with who, when, after and before; none for a refused one; in pages as the feed. */
-export function describeHistory(service: () => ServiceUnderTest, call: ContractCall): void {
+export function describeHistory(service: () => ServiceUnderTest, call: ContractCall, resources: readonly ContractResource[]): void {
   const { end, since, history } = changesTools(call);
 
-  describe.each(contractResources)('history of /$singular', ({ singular, field, messages }) => {
+  describe.each(resources)('history of /$singular', ({ singular, field, messages }) => {
     const one = (id: string) => `/api/v1/${singular}/${encodeURIComponent(id)}`;
     const create = async (text = uniqueText()) => dataOf(await call({ method: 'POST', path: `/api/v1/${singular}`, json: { [field]: text } }), 201) as Json;
 

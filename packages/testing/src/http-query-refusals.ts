@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractResources, expectProblem, nextLinkOf, type ContractCall } from './http-contract-data.js';
+import { expectProblem, nextLinkOf, type ContractCall, type ContractResource } from './http-contract-data.js';
 import { cursorOf, findingTools, listPath, searchToken } from './http-finding-tools.js';
 
 /** Base64url of some JSON: the shape of a cursor, holding something else. */
@@ -49,10 +49,10 @@ function badQueries(otherField: string): readonly (readonly [string, string])[] 
 }
 
 /** Every bad value of q, sort, count and after is 400 INVALID_QUERY, with the list's message, and changes nothing. */
-export function describeQueryRefusals(call: ContractCall): void {
-  describe.each(contractResources)('refusing bad queries on /$plural', (resource) => {
+export function describeQueryRefusals(call: ContractCall, resources: readonly ContractResource[]): void {
+  describe.each(resources)('refusing bad queries on /$plural', (resource) => {
     const { plural, field, messages } = resource;
-    const other = contractResources.find((candidate) => candidate !== resource) ?? resource;
+    const other = resources.find((candidate) => candidate !== resource) ?? resource;
     const { create, list, ids } = findingTools(call, resource);
     const forms = ['', '/2', '/0/2'];
 

@@ -7,6 +7,7 @@ import {
   expectProblem,
   uniqueText,
   type ContractCall,
+  type ContractResource,
   type ServiceUnderTest,
 } from './http-contract-data.js';
 
@@ -21,10 +22,10 @@ function expectForbidden(answer: HttpAnswer, message: string): void {
 }
 
 /** What the contract asks of a `read` key: every GET and HEAD, and 403 for any write, before its body is read. */
-export function describeKeyRoles(service: () => ServiceUnderTest, call: ContractCall): void {
+export function describeKeyRoles(service: () => ServiceUnderTest, call: ContractCall, resources: readonly ContractResource[]): void {
   const reading = (c: Parameters<ContractCall>[0]) => call({ ...c, key: service().readKey });
 
-  describe.each(contractResources)('a read key on /$singular', ({ singular, plural, field, messages }) => {
+  describe.each(resources)('a read key on /$singular', ({ singular, plural, field, messages }) => {
     const one = (id: string) => `/api/v1/${singular}/${encodeURIComponent(id)}`;
 
     it('finds and lists, with GET and HEAD', async () => {

@@ -17,6 +17,7 @@ export { startReceiver, type ReceivedPost, type ReceiverAnswer, type WebhookRece
 export { openEventStream, type EventStream, type ServerEvent } from './event-stream.js';
 export { damageTablePage } from './damaged-page.js';
 export { describeHttpContract } from './http-contract.js';
+export { department, kindsWithDepartments } from './third-kind.js';
 export {
   contractResources,
   expectBareProblem,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describedChanges } from '@workplan/adapter-express';
 import { createMemoryStorage, MemoryDeliveryLedger, type MemoryStorage } from '@workplan/adapter-memory';
-import { createWorkplan, type Clock, type Workplan } from '@workplan/core';
+import { createWorkplan, seedKinds, type Clock, type Workplan } from '@workplan/core';
 import { startReceiver, type ReceivedPost, type WebhookReceiver } from '@workplan/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe('the webhook deliverer', () => {
 
   beforeEach(async () => {
     storage = createMemoryStorage();
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes });
+    workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes });
     ledger = new MemoryDeliveryLedger();
     receiver = await startReceiver();
     closing.push(() => receiver.close());
@@ -65,7 +65,7 @@ describe('the webhook deliverer', () => {
       changes: storage.changes,
       ledger,
       holder,
-      wording: describedChanges(),
+      wording: describedChanges(seedKinds),
       timings: { ...timings, ...extra },
       onEvent: (event) => events.push(event),
     });
@@ -229,14 +229,14 @@ describe('the webhook deliverer', () => {
   });
 
   it('passes over, with one warning, the changes retention removed before they were sent', async () => {
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 1)) });
+    workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 1)) });
     await schedules(2);
     const first = await deliverer();
     await receiver.until((posts) => posts.length === 2);
     await first.stop(1000);
     await schedules(2);
     expect(await storage.changes.prune(new Date(Date.UTC(2026, 0, 2)))).toBe(4);
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 3)) });
+    workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 3)) });
     await schedules(1);
     await deliverer([subscription()], 'instance-b');
     await receiver.until((posts) => posts.length === 3);
@@ -245,10 +245,10 @@ describe('the webhook deliverer', () => {
   });
 
   it('starts a new subscription from the oldest change kept', async () => {
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 1)) });
+    workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 1)) });
     await schedules(3);
     await storage.changes.prune(new Date(Date.UTC(2026, 0, 2)));
-    workplan = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 3)) });
+    workplan = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: steppingClock(Date.UTC(2026, 0, 3)) });
     await schedules(2);
     receiver.answerWith(() => ({ status: 503 }));
     const started = await deliverer();

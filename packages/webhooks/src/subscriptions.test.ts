@@ -3,13 +3,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describedChanges } from '@workplan/adapter-express';
+import { seedKinds } from '@workplan/core';
 import { describe, expect, it } from 'vitest';
 import { parseSubscriptions, readSubscriptionsFile, SubscriptionsError, urlWithoutSecrets } from './subscriptions.js';
 
 const secret = (bytes = 32): string => `whsec_${randomBytes(bytes).toString('base64')}`;
 const SOURCE = 'WEBHOOKS_FILE (hooks.json)';
 // The API's resource words, as the service gives them.
-const { resources } = describedChanges();
+const { resources } = describedChanges(seedKinds);
 
 const parse = (document: unknown): ReturnType<typeof parseSubscriptions> => parseSubscriptions(JSON.stringify(document), SOURCE, resources);
 

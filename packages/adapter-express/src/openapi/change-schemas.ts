@@ -1,5 +1,5 @@
 import { AFTER_PATTERN, DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT, MAX_CHANGES_WAIT_SECONDS } from '@workplan/core';
-import { type ResourceDescription } from '../resources.js';
+import { type KindDescription } from '@workplan/core';
 import { EXAMPLE_ID, ref, type Json } from './json.js';
 
 /** A change id: the decimal place of the change in commit order. */
@@ -12,8 +12,8 @@ const WAIT_PATTERN = `^0*([1-9]|[12][0-9]|${MAX_CHANGES_WAIT_SECONDS})$`;
 const EXAMPLE_TIMES = ['2026-11-22T14:36:43.123Z', '2026-11-22T15:02:10.456Z'] as const;
 
 /** The schema of a change of one resource, and of its history. */
-export function changeSchemas(resource: ResourceDescription): Record<string, Json> {
-  const { name, singular } = resource;
+export function changeSchemas(resource: KindDescription): Record<string, Json> {
+  const { schema: name, singular } = resource;
   const record = { oneOf: [ref('schemas', name), { type: 'null' }] };
   return {
     [`${name}Change`]: {
@@ -37,9 +37,9 @@ export function changeSchemas(resource: ResourceDescription): Record<string, Jso
 }
 
 /** The schemas shared by the changes of every resource: one change of any, and a page of them. */
-export function feedSchemas(resources: readonly ResourceDescription[]): Record<string, Json> {
+export function feedSchemas(resources: readonly KindDescription[]): Record<string, Json> {
   return {
-    Change: { oneOf: resources.map((resource) => ref('schemas', `${resource.name}Change`)) },
+    Change: { oneOf: resources.map((resource) => ref('schemas', `${resource.schema}Change`)) },
     ChangeListEnvelope: envelopeOf({ type: 'array', items: ref('schemas', 'Change') }),
   };
 }
@@ -49,12 +49,12 @@ function envelopeOf(data: Json): Json {
 }
 
 /** An example record of `resource`, at the example time `at`, holding `text`. */
-function exampleRecord(resource: ResourceDescription, text: string, at: string): Json {
+function exampleRecord(resource: KindDescription, text: string, at: string): Json {
   return { id: EXAMPLE_ID, [resource.field]: text, createdAt: EXAMPLE_TIMES[0], updatedAt: at };
 }
 
 /** Example changes of a record of `resource`: its creation (change `first`), then an update of its text. */
-export function exampleChanges(resource: ResourceDescription, first: number): Json[] {
+export function exampleChanges(resource: KindDescription, first: number): Json[] {
   const created = exampleRecord(resource, resource.sample, EXAMPLE_TIMES[0]);
   const updated = exampleRecord(resource, `${resource.sample} (novo)`, EXAMPLE_TIMES[1]);
   const change = { resource: resource.singular, recordId: EXAMPLE_ID, by: 'Folha' };

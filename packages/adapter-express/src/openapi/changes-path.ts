@@ -1,5 +1,6 @@
 import { checkChangesLimit, MAX_CHANGES_LIMIT } from '@workplan/core';
-import { changesDescription, type ResourceDescription } from '../resources.js';
+import { type KindDescription } from '@workplan/core';
+import { changesDescription } from '../resources.js';
 import { changesParameters, exampleChanges } from './change-schemas.js';
 import { ref, type Json } from './json.js';
 import { errorResponses, failuresOf, thrownBy } from './error-responses.js';
@@ -21,7 +22,7 @@ antes de ler qualquer alteração, com \`Retry-After\`: 429 \`TOO_MANY_FOLLOWERS
 pelo total. Quem fecha um fluxo libera o lugar na hora.`;
 
 /** The path item of the changes feed: its page (with a long poll), its event stream, HEAD and OPTIONS. */
-export function changesPath(resources: readonly ResourceDescription[], base = '/api/v1'): Record<string, Json> {
+export function changesPath(resources: readonly KindDescription[], base = '/api/v1'): Record<string, Json> {
   const { message } = changesDescription;
   // A refusal as the feed makes it: a page over its largest.
   const refused = { INVALID_QUERY: thrownBy(() => {

@@ -1,6 +1,6 @@
 import { MAX_TEXT_LENGTH } from '@workplan/core';
 import { problems, type ErrorCode } from '../problems.js';
-import { type ResourceDescription } from '../resources.js';
+import { type KindDescription } from '@workplan/core';
 import { changeSchemas, feedSchemas } from './change-schemas.js';
 import { ref, type Json } from './json.js';
 import { capitalized, phrasesOf } from './portuguese.js';
@@ -17,8 +17,8 @@ export const POSITIVE_DIGITS_PATTERN = '^0*[1-9][0-9]*$';
  */
 export const TEXT_PATTERN = '^\\s*[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*\\s*$';
 
-function resourceSchemas(resource: ResourceDescription): Record<string, Json> {
-  const { name, field } = resource;
+function resourceSchemas(resource: KindDescription): Record<string, Json> {
+  const { schema: name, field } = resource;
   const { aOne, agree } = phrasesOf(resource);
   const text = {
     type: 'string',
@@ -188,7 +188,7 @@ const parameters: Record<string, Json> = {
 };
 
 /** The components section: schemas of every resource, headers, parameters and the key scheme. */
-export function components(resources: readonly ResourceDescription[], responses: Record<string, Json>): Json {
+export function components(resources: readonly KindDescription[], responses: Record<string, Json>): Json {
   return {
     schemas: Object.assign({}, ...resources.map(resourceSchemas), feedSchemas(resources), sharedSchemas) as Json,
     headers,

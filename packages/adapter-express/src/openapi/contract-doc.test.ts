@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { problems, routeMessages, type ErrorCode } from '../problems.js';
-import { changesDescription, describedResources } from '../resources.js';
+import { seedKinds } from '@workplan/core';
+import { changesDescription } from '../resources.js';
 import { openApiDocument } from './document.js';
+
+const seedResources = Object.values(seedKinds);
 
 // docs/contract.md is written for people; this holds it to the error table of the code
 // and to the OpenAPI document, so the three cannot drift apart unnoticed.
@@ -10,7 +13,7 @@ const contract = readFileSync(new URL('../../../../docs/contract.md', import.met
 interface Response {
   readonly content?: Record<string, { examples?: Record<string, unknown> }>;
 }
-const document = openApiDocument(describedResources) as {
+const document = openApiDocument(seedResources) as {
   info: { description: string };
   paths: Record<string, Record<string, { responses?: Record<string, Response> }>>;
   components: { responses: Record<string, Response> };
@@ -60,7 +63,7 @@ describe('docs/contract.md', () => {
 
   it('quotes every message of every operation and route, and the document holds each one it quotes', () => {
     const messages = [
-      ...describedResources.flatMap((resource) => Object.values(resource.messages)),
+      ...seedResources.flatMap((resource) => Object.values(resource.messages)),
       changesDescription.message,
       ...Object.values(routeMessages),
     ];
@@ -73,7 +76,7 @@ describe('docs/contract.md', () => {
   it('names every path of both resources that the document describes', () => {
     expect(contract).toContain(`/api/v1/${changesDescription.path}`);
     expect(document.paths).toHaveProperty([`/api/v1/${changesDescription.path}`]);
-    for (const resource of describedResources) {
+    for (const resource of seedResources) {
       expect(contract).toContain(`/api/v1/${resource.singular}/{id}/history`);
       expect(document.paths).toHaveProperty([`/api/v1/${resource.singular}/{id}/history`]);
       expect(contract).toContain(`/api/v1/${resource.singular}/{id}`);

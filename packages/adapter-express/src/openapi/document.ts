@@ -1,5 +1,5 @@
 import { routeMessages } from '../problems.js';
-import { type ResourceDescription } from '../resources.js';
+import { type KindDescription } from '@workplan/core';
 import { changesPath } from './changes-path.js';
 import { components } from './components.js';
 import { ref, type Json } from './json.js';
@@ -7,7 +7,15 @@ import { errorResponses, failuresOf, routeResponses } from './error-responses.js
 import { optionsOperation, resourcePaths, success } from './operations.js';
 import { webhooksPath } from './webhooks-path.js';
 
-const description = `Escalas de trabalho e centros de custo.
+/** `a`, `a e b`, `a, b e c`: a list as a Portuguese sentence says it. */
+const listed = (words: readonly string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} e ${words.at(-1) ?? ''}`);
+
+/** The document's introduction, naming the resources it describes. */
+function descriptionOf(resources: readonly KindDescription[]): string {
+  const [first, ...others] = resources;
+  const nouns = listed(resources.map((resource) => resource.many));
+  const history = `\`GET /api/v1/${first?.singular ?? ''}/{id}/history\`${others.length === 0 ? '' : ` (e de ${listed(others.map((resource) => `\`${resource.singular}\``))})`}`;
+  return `${nouns.charAt(0).toUpperCase()}${nouns.slice(1)}.
 
 Toda operação de \`/api/v1\` pede o cabeçalho \`KEY\`. Uma chave de papel \`read\` faz só GET
 e HEAD: com ela, criar, atualizar ou apagar responde 403 \`FORBIDDEN\`, antes de o corpo ser
@@ -18,11 +26,12 @@ que o caminho não aceita responde 405 \`METHOD_NOT_ALLOWED\` com \`Allow\`
 \`X-Content-Type-Options: nosniff\`.
 
 Toda escrita que dá certo fica guardada no mesmo passo que ela, com o nome da chave que a fez
-(\`by\`): \`GET /api/v1/scale/{id}/history\` (e de \`costCenter\`) dá as alterações de um registro,
+(\`by\`): ${history} dá as alterações de um registro,
 também depois de apagado, e \`GET /api/v1/changes\` as de todos, na ordem em que foram gravadas,
 para outro sistema acompanhar (páginas com \`Link\`, espera com \`wait\`, ou \`text/event-stream\`).
 Cada alteração é também enviada por POST, assinada (Standard Webhooks), às assinaturas do
 operador (\`WEBHOOKS_FILE\`); \`GET /api/v1/webhooks\` diz onde está cada uma.`;
+}
 
 function healthPath(name: 'live' | 'ready', summary: string): Json {
   const tags = ['Health'];
@@ -73,12 +82,12 @@ function docsPaths(): Record<string, Json> {
 }
 
 /** The OpenAPI 3.1 document of the service, built from the resource descriptions and the problems table. */
-export function openApiDocument(resources: readonly ResourceDescription[]): Json {
+export function openApiDocument(resources: readonly KindDescription[]): Json {
   return {
     openapi: '3.1.0',
-    info: { title: 'workplan', version: '1.0.0', description },
+    info: { title: 'workplan', version: '1.0.0', description: descriptionOf(resources) },
     tags: [
-      ...resources.map((r) => ({ name: r.name, description: `/api/v1/${r.singular}, /api/v1/${r.plural}` })),
+      ...resources.map((r) => ({ name: r.schema, description: `/api/v1/${r.singular}, /api/v1/${r.plural}` })),
       { name: 'Changes', description: '/api/v1/changes: as alterações de todas as fontes, para acompanhar.' },
       { name: 'Webhooks', description: '/api/v1/webhooks: onde está a entrega de cada assinatura do operador.' },
       { name: 'Health', description: 'Sem chave.' },

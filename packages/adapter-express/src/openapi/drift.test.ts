@@ -1,16 +1,18 @@
 import { createMemoryStorage } from '@workplan/adapter-memory';
-import { WorkplanError, type ChangeLog, type RecordRepository } from '@workplan/core';
+import { seedKinds, WorkplanError, type ChangeLog, type RecordRepository } from '@workplan/core';
 import { judge, openEventStream, schemaCheckOf, send, sendRaw, uniqueText, type HttpAnswer } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyEntryOf } from '../api-keys.js';
 import { answerClientError } from '../client-error.js';
-import { describedResources, webhooksDescription } from '../resources.js';
+import { webhooksDescription } from '../resources.js';
 import { type ApiRead } from '../api-read.js';
 import { startMemoryApp, type MemoryApp } from '../testing/memory-app.js';
 import { type Json } from './json.js';
 import { openApiDocument } from './document.js';
 
-const document = openApiDocument(describedResources);
+const seedResources = Object.values(seedKinds);
+
+const document = openApiDocument(seedResources);
 const key = 'drift-test-key-0123456789';
 const readKey = 'drift-read-key-0123456789';
 
@@ -78,8 +80,7 @@ beforeAll(async () => {
     key,
     otherKeys: [keyEntryOf(readKey, { name: 'leitura', role: 'read' })],
     workplan: {
-      workSchedules: switchable(storage.repositories.workSchedules),
-      costCenters: switchable(storage.repositories.costCenters),
+      repositories: { workSchedules: switchable(storage.repositories.workSchedules), costCenters: switchable(storage.repositories.costCenters) },
       changes: switchableLog(storage.changes),
       ids,
       maxPageSize: 2,
@@ -150,7 +151,7 @@ async function findingExchanges(plural: string, field: string): Promise<void> {
 }
 
 describe('every answer agrees with openapi.json', () => {
-  it.each(describedResources)('$singular: success, and each failure of its own', async ({ singular, plural, field }) => {
+  it.each(seedResources)('$singular: success, and each failure of its own', async ({ singular, plural, field }) => {
     const one = `/api/v1/${singular}`;
     const created = await exchange('POST', one, { json: { [field]: uniqueText() } });
     const id = (created.json as { data: { id: string } }).data.id;
@@ -224,7 +225,7 @@ describe('every answer agrees with openapi.json', () => {
     await storage.changes.prune(new Date(Date.now() + 60_000));
     for (const method of ['GET', 'HEAD']) expect((await exchange(method, '/api/v1/changes?after=1')).status).toBe(410);
     // And a page of a record's history from before them too, on each resource.
-    for (const { singular, field } of describedResources) {
+    for (const { singular, field } of seedResources) {
       const recordId = ((await exchange('POST', `/api/v1/${singular}`, { json: { [field]: uniqueText() } })).json as { data: { id: string } }).data.id;
       for (const method of ['GET', 'HEAD']) expect((await exchange(method, `/api/v1/${singular}/${recordId}/history?after=1`)).status).toBe(410);
     }

@@ -1,7 +1,6 @@
-import { cursorOf, MAX_SEARCH_LENGTH, recordKinds, searchOf, sortsOf, type RecordKind } from '@workplan/core';
+import { cursorOf, MAX_SEARCH_LENGTH, searchOf, sortsOf, type KindDescription } from '@workplan/core';
 import { cursorToken } from '../list-cursor.js';
 import { COUNT_VALUES } from '../list-parameters.js';
-import { type ResourceDescription } from '../resources.js';
 import { EXAMPLE_ID, type Json } from './json.js';
 import { phrasesOf } from './portuguese.js';
 
@@ -9,7 +8,7 @@ import { phrasesOf } from './portuguese.js';
 const CURSOR_PATTERN = '^[A-Za-z0-9_-]+$';
 
 /** The query parameters of a resource's list (the contract's "Finding records"), with examples. */
-export function listQueryParameters(resource: ResourceDescription): Json[] {
+export function listQueryParameters(resource: KindDescription): Json[] {
   const { field } = resource;
   const { theMany, agree } = phrasesOf(resource);
   const search = resource.sample.toLowerCase();
@@ -51,12 +50,7 @@ export function listQueryParameters(resource: ResourceDescription): Json[] {
         'Com `{skip}`, o salto conta depois do cursor.',
       schema: { type: 'string', pattern: CURSOR_PATTERN },
       // The cursor of a page of the other examples (that search, that order), so together they make a request that works.
-      example: cursorToken(cursorOf(kindOf(resource), { field: 'text', descending: false }, searchOf(search), { value: search, id: EXAMPLE_ID })),
+      example: cursorToken(cursorOf(resource, { field: 'text', descending: false }, searchOf(search), { value: search, id: EXAMPLE_ID })),
     },
   ];
-}
-
-/** The kind of record a resource serves, found by its text field; the example cursor names it. */
-function kindOf(resource: ResourceDescription): RecordKind<string> {
-  return Object.values(recordKinds).find((kind) => kind.field === resource.field) ?? { name: resource.singular, field: resource.field };
 }

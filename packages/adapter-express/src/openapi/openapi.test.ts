@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { send } from '@workplan/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CONTENT_SECURITY_POLICY, DOCS_CONTENT_SECURITY_POLICY } from '../page-policy.js';
-import { describedResources } from '../resources.js';
+import { seedKinds } from '@workplan/core';
 import { startMemoryApp, type MemoryApp } from '../testing/memory-app.js';
 import { openApiDocument } from './document.js';
+
+const seedResources = Object.values(seedKinds);
 
 let running: MemoryApp;
 let baseUrl: string;
@@ -26,9 +28,9 @@ function textsOf(value: unknown): string[] {
 }
 
 describe('the Portuguese of the API document', () => {
-  const texts = textsOf(openApiDocument(describedResources));
+  const texts = textsOf(openApiDocument(seedResources));
 
-  it.each(describedResources.map((resource) => [resource.one, resource] as const))(
+  it.each(seedResources.map((resource) => [resource.one, resource] as const))(
     'puts the articles of its gender before "%s", and no other',
     (_one, resource) => {
       const wrong = resource.gender === 'feminine' ? ['o', 'os', 'um', 'uns'] : ['a', 'as', 'uma', 'umas'];
@@ -60,14 +62,14 @@ describe('the Portuguese of the API document', () => {
 describe('the API document', () => {
   it('is what openapi.json at the repository root holds (regenerate: pnpm build && node scripts/write-openapi.mjs)', () => {
     const file = readFileSync(new URL('../../../../openapi.json', import.meta.url), 'utf8');
-    expect(JSON.parse(file)).toEqual(openApiDocument(describedResources));
+    expect(JSON.parse(file)).toEqual(openApiDocument(seedResources));
   });
 
   it('admits in each input schema the texts the service takes that are longer before trimming and NFC', async () => {
-    const document = openApiDocument(describedResources) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
+    const document = openApiDocument(seedResources) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
     const texts = [` ${'q'.repeat(200)} `, 'e\u0301'.repeat(150)];
-    for (const resource of describedResources) {
-      const schema = document.components.schemas[`${resource.name}Input`]?.properties[resource.field] ?? {};
+    for (const resource of seedResources) {
+      const schema = document.components.schemas[`${resource.schema}Input`]?.properties[resource.field] ?? {};
       for (const text of texts) {
         const answer = await send(baseUrl, {
           method: 'POST',
@@ -86,7 +88,7 @@ describe('the API document', () => {
     const answer = await send(baseUrl, { path: '/openapi.json' });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(answer.json).toEqual(openApiDocument(describedResources));
+    expect(answer.json).toEqual(openApiDocument(seedResources));
   });
 
   it('is shown at /docs by Swagger UI served from the app itself, with a KEY to authorise', async () => {
@@ -101,7 +103,7 @@ describe('the API document', () => {
     }
     const init = await send(baseUrl, { path: '/docs/init.js' });
     expect(init.text).toContain("fetch('/openapi.json')");
-    expect(openApiDocument(describedResources)).toHaveProperty('components.securitySchemes.apiKey', expect.objectContaining({ in: 'header', name: 'KEY' }));
+    expect(openApiDocument(seedResources)).toHaveProperty('components.securitySchemes.apiKey', expect.objectContaining({ in: 'header', name: 'KEY' }));
   });
 
   it('sends /docs and its files under a Content-Security-Policy as strict as the console\'s, no framing and no referrer, and keeps no key', async () => {
@@ -123,7 +125,7 @@ describe('the API document', () => {
 });
 
 describe('the refusals of a parameter in the API document', () => {
-  const document = openApiDocument(describedResources) as { paths: Record<string, Record<string, OperationJson>> };
+  const document = openApiDocument(seedResources) as { paths: Record<string, Record<string, OperationJson>> };
   const exampleOf = (path: string, status: string, code: string) =>
     document.paths[path]?.get?.responses[status]?.content?.['application/json']?.examples?.[code]?.value.error.detail;
 

@@ -1,6 +1,6 @@
 import { checkPage, DEFAULT_MAX_PAGE_SIZE, orderOf } from '@workplan/core';
 import { type ErrorCode } from '../problems.js';
-import { type ResourceDescription } from '../resources.js';
+import { type KindDescription } from '@workplan/core';
 import { exampleChanges, historyParameters } from './change-schemas.js';
 import { EXAMPLE_ID, ref, type Json } from './json.js';
 import { errorResponses, failuresOf, thrownBy } from './error-responses.js';
@@ -58,8 +58,8 @@ export function optionsOperation(
 }
 
 /** The path items of one resource: create, update, find, delete, and the three list forms. */
-export function resourcePaths(resource: ResourceDescription, base = '/api/v1'): Record<string, Json> {
-  const { name, singular, plural, field, messages } = resource;
+export function resourcePaths(resource: KindDescription, base = '/api/v1'): Record<string, Json> {
+  const { schema: name, singular, plural, field, messages } = resource;
   const { theOne, aOne, theMany, agree } = phrasesOf(resource);
   const tags = [name];
   const record = { id: EXAMPLE_ID, [field]: resource.sample, createdAt: '2026-11-22T14:36:43.123Z', updatedAt: '2026-11-22T14:36:43.123Z' };

@@ -1,5 +1,4 @@
-/** The grammatical gender of a Portuguese noun: its articles and the words that describe it agree with it. */
-export type Gender = 'feminine' | 'masculine';
+import { type Gender } from '@workplan/core';
 
 /** A noun as the API document names a resource: *a escala de trabalho*, *o centro de custo*. */
 export interface Noun {

@@ -1,4 +1,5 @@
-import { webhooksDescription, type ResourceDescription } from '../resources.js';
+import { type KindDescription } from '@workplan/core';
+import { webhooksDescription } from '../resources.js';
 import { ISO_MILLIS_PATTERN } from './components.js';
 import { type Json } from './json.js';
 import { errorResponses, failuresOf } from './error-responses.js';
@@ -7,7 +8,7 @@ import { apiFailures, optionsOperation, requestId, success } from './operations.
 const tags = ['Webhooks'];
 
 /** Where one subscription of WEBHOOKS_FILE stands, as `GET /api/v1/webhooks` lists it. */
-function subscriptionStatus(resources: readonly ResourceDescription[]): Json {
+function subscriptionStatus(resources: readonly KindDescription[]): Json {
   const moment = { type: ['string', 'null'], format: 'date-time', pattern: ISO_MILLIS_PATTERN };
   return {
     type: 'object',
@@ -32,10 +33,10 @@ function subscriptionStatus(resources: readonly ResourceDescription[]): Json {
   };
 }
 
-const example = {
+const example = (resources: readonly KindDescription[]) => ({
   name: 'folha',
   url: 'https://folha.example/workplan',
-  resources: ['scale', 'costCenter'],
+  resources: resources.map((resource) => resource.singular),
   cursor: '41',
   lagChanges: 1,
   lagSeconds: 3.2,
@@ -43,10 +44,10 @@ const example = {
   failingSince: '2026-11-22T15:02:11.000Z',
   nextAttempt: '2026-11-22T15:02:14.500Z',
   failing: false,
-};
+});
 
 /** The path item of the webhooks' state: GET, HEAD and OPTIONS, for any key. */
-export function webhooksPath(resources: readonly ResourceDescription[], base = '/api/v1'): Record<string, Json> {
+export function webhooksPath(resources: readonly KindDescription[], base = '/api/v1'): Record<string, Json> {
   const failures = failuresOf(apiFailures, webhooksDescription.message);
   const schema = { type: 'object', required: ['success', 'data'], additionalProperties: false, properties: { success: { const: true }, data: { type: 'array', items: subscriptionStatus(resources) } } };
   return {
@@ -55,7 +56,7 @@ export function webhooksPath(resources: readonly ResourceDescription[], base = '
         operationId: 'listWebhooks',
         tags,
         summary: 'Onde está cada assinatura de webhooks (WEBHOOKS_FILE)',
-        responses: { '200': success('As assinaturas, na ordem do arquivo; nenhuma sem WEBHOOKS_FILE.', schema, { success: true, data: [example] }), ...errorResponses(failures, 'value') },
+        responses: { '200': success('As assinaturas, na ordem do arquivo; nenhuma sem WEBHOOKS_FILE.', schema, { success: true, data: [example(resources)] }), ...errorResponses(failures, 'value') },
       },
       head: {
         operationId: 'headWebhooks',

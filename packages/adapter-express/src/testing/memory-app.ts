@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { createMemoryStorage, type MemoryChangeLog } from '@workplan/adapter-memory';
-import { createWorkplan, type WorkplanOptions } from '@workplan/core';
+import { createWorkplan, type Repositories, type WorkplanOptions } from '@workplan/core';
 import { ApiKeys, keyEntryOf, type KeyEntry } from '../api-keys.js';
 import { createHttpApp, type HttpAppOptions } from '../http-app.js';
 import { httpResourcesOf } from '../resources.js';
@@ -16,8 +16,8 @@ export interface MemoryAppOptions {
   readonly key: string;
   /** Keys it takes besides `key`, with their names and roles. */
   readonly otherKeys?: readonly KeyEntry[];
-  /** Storage, ids, page size: memory repositories and change log, and random UUIDs, unless given. */
-  readonly workplan?: Partial<WorkplanOptions>;
+  /** Storage, ids, page size: memory repositories (each one given stands in for its kind's) and change log, and random UUIDs, unless given. */
+  readonly workplan?: Partial<Omit<WorkplanOptions, 'repositories'>> & { readonly repositories?: Partial<Repositories> };
   /** The HTTP app's options besides its resources and keys; ready unless `isReady` says otherwise. */
   readonly http?: Partial<Omit<HttpAppOptions, 'resources' | 'keys'>>;
 }
@@ -38,10 +38,10 @@ export interface MemoryApp {
 export async function startMemoryApp(options: MemoryAppOptions): Promise<MemoryApp> {
   const storage = createMemoryStorage();
   const workplan = createWorkplan({
-    ...storage.repositories,
     changes: storage.changes,
     ids: { next: () => crypto.randomUUID() },
     ...options.workplan,
+    repositories: { ...storage.repositories, ...options.workplan?.repositories },
   });
   const keys = new ApiKeys([keyEntryOf(options.key), ...(options.otherKeys ?? [])]);
   const app = createHttpApp({

@@ -1,4 +1,5 @@
 import { ApiKeys } from '@workplan/adapter-express';
+import { type Repositories } from '@workplan/core';
 import { type StorageFactory, type StorageUnderTest } from '@workplan/testing';
 import { afterEach } from 'vitest';
 import { parseConfig } from '../config.js';
@@ -34,7 +35,8 @@ export function useAppStorage(): (env: () => Record<string, string>) => StorageF
       });
       storage.open();
       await untilReady(storage);
-      return { repositories: container.get(ids.repositories), changes: container.get(ids.changes) };
+      // The container was made without kinds of its own: its repositories are the seed's.
+      return { repositories: container.get(ids.repositories) as Repositories, changes: container.get(ids.changes) };
     };
 }
 

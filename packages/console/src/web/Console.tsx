@@ -6,9 +6,9 @@ import { createImportDesk } from './import-desk.js';
 import { followLiveChanges } from './live-changes.js';
 import { LiveState } from './LiveState.js';
 import { ResourcePanel } from './ResourcePanel.js';
-import { consoleResources } from './resources.js';
+import { type ConsoleResource } from './resources.js';
 import { hrefOf, useRoute } from './route.js';
-import { Services, type ConsoleServices } from './services.js';
+import { Services, useServices, type ConsoleServices } from './services.js';
 import { forgetKey, keepKey, keptKey } from './session.js';
 import { words } from './texts.js';
 
@@ -17,7 +17,7 @@ const CALL_TIMEOUT_MS = 30_000;
 const RETRIES_OF_UNAVAILABLE = 3;
 
 /** The whole page: the key form until the service accepts a key, then the two resources' tabs. */
-export function Console() {
+export function Console({ resources }: { readonly resources: readonly ConsoleResource[] }) {
   const [key, setKey] = useState(keptKey);
   const [refusal, setRefusal] = useState<Failure | undefined>(undefined);
   const [status, setStatus] = useState('');
@@ -59,8 +59,8 @@ export function Console() {
   const following = useMemo(() => {
     if (client === undefined) return undefined;
     const stop = new AbortController();
-    return { stop, live: followLiveChanges(client, stop.signal, signOut), imports: createImportDesk(signOut) };
-  }, [client]);
+    return { stop, live: followLiveChanges(client, resources, stop.signal, signOut), imports: createImportDesk(signOut) };
+  }, [client, resources]);
   // Signed out, the key's import stops too, as at a cancel.
   useEffect(() => () => {
     following?.stop.abort();
@@ -80,7 +80,7 @@ export function Console() {
       />
     );
   }
-  const services: ConsoleServices = { client, refused: signOut, announce: (text) => { announce(text); }, live: following.live, imports: following.imports };
+  const services: ConsoleServices = { client, resources, refused: signOut, announce: (text) => { announce(text); }, live: following.live, imports: following.imports };
   return (
     <Services.Provider value={services}>
       <SignedIn onSignOut={() => { signOut(); }} status={status} />
@@ -89,7 +89,8 @@ export function Console() {
 }
 
 function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; readonly status: string }) {
-  const route = useRoute();
+  const { resources } = useServices();
+  const route = useRoute(resources);
   const { resource } = route;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -105,7 +106,7 @@ function SignedIn({ onSignOut, status }: { readonly onSignOut: () => void; reado
           {words.product} <span>{words.consoleTitle}</span>
         </p>
         <nav aria-label={words.resources}>
-          {consoleResources.map((each) => (
+          {resources.map((each) => (
             <a key={each.slug} href={hrefOf(each)} aria-current={each === resource ? 'page' : undefined}>
               {each.words.title}
             </a>

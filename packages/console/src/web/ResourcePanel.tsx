@@ -19,7 +19,7 @@ interface Props {
 /** A resource's tab: the record a link opened, a form for a new one, the list with its search and order, and its spreadsheets. */
 export function ResourcePanel({ route }: Props) {
   const { resource, openedId } = route;
-  const { client } = useServices();
+  const { client, resources } = useServices();
   const records = useMemo(() => resource.recordsOf(client), [resource, client]);
   const [query, setQuery] = useState(route.query ?? DEFAULT_QUERY);
   // The address says which list is shown: a link, a pasted address or the back button brings
@@ -34,8 +34,8 @@ export function ResourcePanel({ route }: Props) {
   const listHeading = useRef<HTMLHeadingElement>(null);
   // The address carries the list's search, order and page size, also after a link opened a record.
   useEffect(() => {
-    keepInAddress(resource, openedId, query);
-  }, [resource, openedId, query]);
+    keepInAddress(resources, resource, openedId, query);
+  }, [resources, resource, openedId, query]);
 
   const removed = (id: string) => {
     list.removed(id);

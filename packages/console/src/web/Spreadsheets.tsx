@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ExportButton } from './ExportButton.js';
 import { FileReading } from './FileReading.js';
-import { importFileOf, type ImportFile } from './import-file.js';
+import { importFileOf, valueHeadersOf, type ImportFile } from './import-file.js';
 import { isRunning, useImportRun, type ImportRun } from './import-desk.js';
 import { ImportReport } from './ImportReport.js';
 import { type ConsoleResource, type Records } from './resources.js';
@@ -17,7 +17,7 @@ interface Props {
 
 /** Export to CSV, and import a CSV of values with a progress bar, a cancel and a per-row report. */
 export function Spreadsheets({ resource, records, onImported }: Props) {
-  const { imports } = useServices();
+  const { imports, resources } = useServices();
   const run = useImportRun();
   const running = isRunning(run);
   // The file chosen, until its import starts; null when it could not be read as text.
@@ -43,7 +43,7 @@ export function Spreadsheets({ resource, records, onImported }: Props) {
     imports.clear();
     setWatchedEnd(false);
     const chosen = input.files?.[0];
-    setFile(chosen === undefined ? undefined : (importFileOf(new Uint8Array(await chosen.arrayBuffer())) ?? null));
+    setFile(chosen === undefined ? undefined : (importFileOf(new Uint8Array(await chosen.arrayBuffer()), valueHeadersOf(resources)) ?? null));
   };
 
   const start = (chosen: ImportFile) => {

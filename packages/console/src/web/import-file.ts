@@ -1,5 +1,5 @@
 import { rowsOfCsv } from './csv.js';
-import { words } from './texts.js';
+import { type ConsoleResource } from './resources.js';
 
 // What an import reads from the file an operator chose: its text, in whichever encoding it
 // was saved, and the values of its one column that holds them.
@@ -21,10 +21,13 @@ export interface ImportFile {
   readonly rows: readonly ImportRow[];
 }
 
-/** The file's values to import, or undefined when its bytes are no text in either encoding (a workbook, a UTF-16 file). */
-export function importFileOf(bytes: Uint8Array): ImportFile | undefined {
+/**
+ * The file's values to import, or undefined when its bytes are no text in either encoding
+ * (a workbook, a UTF-16 file); a first row holding one of `headers` is the header.
+ */
+export function importFileOf(bytes: Uint8Array, headers: readonly string[]): ImportFile | undefined {
   const decoded = textOf(bytes);
-  return decoded === undefined ? undefined : { encoding: decoded.encoding, ...valuesOf(decoded.text) };
+  return decoded === undefined ? undefined : { encoding: decoded.encoding, ...valuesOf(decoded.text, headers) };
 }
 
 // A fatal decoder refuses bytes that are not UTF-8 instead of replacing them with U+FFFD;
@@ -51,14 +54,18 @@ function utf8Text(bytes: Uint8Array): string | undefined {
   }
 }
 
-// A first row naming the column of values (as an export heads it, or by the API's field
-// name; any case, accents or not) is a header: that column is read, from the next row.
-const VALUE_HEADERS = [words.scales.column, words.costCenters.column, 'value', 'title'].map(headerWord);
+/** The headers a first row may name the column of values by: as an export of any of `resources` heads it, or by the API's field name. */
+export function valueHeadersOf(resources: readonly ConsoleResource[]): readonly string[] {
+  return resources.flatMap((resource) => [resource.words.column, resource.field]);
+}
 
-function valuesOf(text: string): Pick<ImportFile, 'header' | 'rows'> {
+// A first row naming the column of values (any case, accents or not) is a header: that
+// column is read, from the next row.
+function valuesOf(text: string, headers: readonly string[]): Pick<ImportFile, 'header' | 'rows'> {
   const rows = rowsOfCsv(text);
   const first = rows[0]?.cells ?? [];
-  const column = first.findIndex((cell) => VALUE_HEADERS.includes(headerWord(cell)));
+  const words = headers.map(headerWord);
+  const column = first.findIndex((cell) => words.includes(headerWord(cell)));
   const values = rows.slice(column >= 0 ? 1 : 0).map(({ line, cells }) => ({ line, text: cells[Math.max(column, 0)] ?? '' }));
   return { header: first[column], rows: values };
 }

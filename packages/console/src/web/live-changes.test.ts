@@ -1,6 +1,10 @@
 import { CursorExpiredError, WorkplanClientError, type Change, type FollowOptions, type WorkplanClient } from '@workplan/client';
 import { describe, expect, it } from 'vitest';
+import { costCenters, scales } from '../test-support/seed-kinds.js';
 import { followLiveChanges } from './live-changes.js';
+import { consoleResourcesOf } from './resources.js';
+
+const resources = consoleResourcesOf([scales, costCenters]);
 
 // Where the console starts following the feed, and what it does when following fails,
 // against a client whose answers the test gives (the browser tests use the real service).
@@ -21,8 +25,7 @@ function clientWith(follow: (options: FollowOptions) => AsyncGenerator<Change, v
     history: (asked: string) => Promise.resolve(asked === id ? [changeOf('1'), changeOf(lastChange)] : []),
   });
   const client = {
-    scales: resource('s', 5, '40'),
-    costCenters: resource('c', 9, '42'),
+    resource: ({ singular }: { singular: string }) => (singular === 'scale' ? resource('s', 5, '40') : resource('c', 9, '42')),
     follow: (options: FollowOptions) => {
       followed.push(options);
       return follow(options);
@@ -39,7 +42,7 @@ describe('followLiveChanges', () => {
     // The fake's follower ends after its change: the console starts again only after a pause.
     const stop = new AbortController();
     const told: (string | undefined)[] = [];
-    const live = followLiveChanges(client, stop.signal, () => { throw new Error('no refusal expected'); });
+    const live = followLiveChanges(client, resources, stop.signal, () => { throw new Error('no refusal expected'); });
     live.listen((change) => told.push(change?.id));
     await live.ready;
     await expect.poll(() => told).toEqual(['43']);
@@ -56,7 +59,7 @@ describe('followLiveChanges', () => {
     });
     const stop = new AbortController();
     const told: (string | undefined)[] = [];
-    followLiveChanges(client, stop.signal, () => { throw new Error('no refusal expected'); }).listen((change) => told.push(change?.id));
+    followLiveChanges(client, resources, stop.signal, () => { throw new Error('no refusal expected'); }).listen((change) => told.push(change?.id));
     await expect.poll(() => told).toEqual([undefined, '44']);
     expect(followed).toHaveLength(2);
     stop.abort();
@@ -70,7 +73,7 @@ describe('followLiveChanges', () => {
       yield changeOf('43');
     });
     const stop = new AbortController();
-    const live = followLiveChanges(client, stop.signal, () => { throw new Error('no refusal expected'); });
+    const live = followLiveChanges(client, resources, stop.signal, () => { throw new Error('no refusal expected'); });
     const said: boolean[] = [];
     live.watch((following) => said.push(following));
     const told: (string | undefined)[] = [];
@@ -89,7 +92,7 @@ describe('followLiveChanges', () => {
       throw refusal;
     });
     const refused: string[] = [];
-    followLiveChanges(client, new AbortController().signal, (failure) => refused.push(failure.detail));
+    followLiveChanges(client, resources, new AbortController().signal, (failure) => refused.push(failure.detail));
     await expect.poll(() => refused).toEqual(['Chave recusada.']);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(followed).toHaveLength(1);

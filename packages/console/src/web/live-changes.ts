@@ -1,6 +1,6 @@
 import { CursorExpiredError, type Change, type WorkplanClient } from '@workplan/client';
 import { failureOf, type Failure } from './failure.js';
-import { consoleResources } from './resources.js';
+import { type ConsoleResource } from './resources.js';
 
 /**
  * The changes colleagues make, as the console follows them (long polls of the feed, through
@@ -28,7 +28,7 @@ export interface LiveChanges {
 const RESTART_PAUSE_MS = 5_000;
 
 /** Follows the feed until `signal` aborts; a refused key goes to `refused`. */
-export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, refused: (failure: Failure) => void): LiveChanges {
+export function followLiveChanges(client: WorkplanClient, resources: readonly ConsoleResource[], signal: AbortSignal, refused: (failure: Failure) => void): LiveChanges {
   const listeners = new Set<(change: Change | undefined) => void>();
   const tell = (change: Change | undefined) => {
     for (const listener of listeners) listener(change);
@@ -49,7 +49,7 @@ export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, r
   const follow = async () => {
     for (let again = false; !stopped(); again = true) {
       try {
-        const after = await recentPlace(client, signal);
+        const after = await recentPlace(client, resources, signal);
         started();
         say(true);
         // A new start skipped whatever came between: the lists read everything again.
@@ -96,9 +96,9 @@ export function followLiveChanges(client: WorkplanClient, signal: AbortSignal, r
  * from the start to its end would fetch every change ever kept. Changes after that place
  * that the lists already show are harmless: each only makes a list read itself again.
  */
-async function recentPlace(client: WorkplanClient, signal: AbortSignal): Promise<string | undefined> {
+async function recentPlace(client: WorkplanClient, resources: readonly ConsoleResource[], signal: AbortSignal): Promise<string | undefined> {
   const newest = await Promise.all(
-    consoleResources.map(async (resource) => {
+    resources.map(async (resource) => {
       const records = resource.recordsOf(client);
       const [record] = (await records.listPage({ sort: '-updatedAt', limit: 1 }, { signal })).records;
       return record === undefined ? [] : [{ records, record }];

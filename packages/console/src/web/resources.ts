@@ -10,7 +10,8 @@ import {
   type WorkplanClient,
   type WorkplanRecord,
 } from '@workplan/client';
-import { words, type ResourceWords } from './texts.js';
+import { type ConsoleKind } from './kinds.js';
+import { resourceWords, type ResourceWords } from './texts.js';
 
 /** A record of either resource; its text is read through the resource's `textOf`. */
 export type AnyRecord = WorkplanRecord<string>;
@@ -44,14 +45,16 @@ export interface ConsoleResource {
 }
 
 // The one place the field's name is used: the screens only ever see a record's text.
-function consoleResource<F extends string>(
-  slug: string,
-  name: ResourceName,
-  resourceWords: ResourceWords,
-  field: F,
-  clientOf: (client: WorkplanClient) => ResourceClient<F>,
-): ConsoleResource {
-  return { slug, name, words: resourceWords, field, textOf: (record) => record[field] ?? '', recordsOf: (client) => recordsOf(clientOf(client), field) };
+function consoleResource(kind: ConsoleKind): ConsoleResource {
+  const { slug, singular, plural, field } = kind;
+  return {
+    slug,
+    name: singular,
+    words: resourceWords(kind),
+    field,
+    textOf: (record) => record[field] ?? '',
+    recordsOf: (client) => recordsOf(client.resource({ singular, plural }), field),
+  };
 }
 
 function recordsOf<F extends string>(resource: ResourceClient<F>, field: F): Records {
@@ -70,7 +73,7 @@ function recordsOf<F extends string>(resource: ResourceClient<F>, field: F): Rec
   };
 }
 
-export const consoleResources: readonly ConsoleResource[] = [
-  consoleResource('escalas', 'scale', words.scales, 'value', (client) => client.scales),
-  consoleResource('centros-de-custo', 'costCenter', words.costCenters, 'title', (client) => client.costCenters),
-];
+/** A tab for each kind the service serves, in its order. */
+export function consoleResourcesOf(kinds: readonly ConsoleKind[]): readonly ConsoleResource[] {
+  return kinds.map(consoleResource);
+}

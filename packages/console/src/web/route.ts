@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { listQueryOf, namesList, parametersOf, type ListQuery } from './list-query.js';
-import { consoleResources, type ConsoleResource } from './resources.js';
+import { type ConsoleResource } from './resources.js';
 
 /** Where the operator is: a resource's tab, the record opened in it, if any (`#/escalas/{id}`), and the list's search and order. */
 export interface Route {
@@ -18,11 +18,11 @@ export function hrefOf(resource: ConsoleResource, id?: string, query?: ListQuery
   return query === undefined ? path : path + parametersOf(query, resource.field);
 }
 
-function routeOf(hash: string): Route {
+function routeOf(hash: string, resources: readonly ConsoleResource[]): Route {
   const [place = '', parameters = ''] = hash.replace(/^#\/?/u, '').split('?');
   const [slug, id] = place.split('/');
-  const resource = consoleResources.find((candidate) => candidate.slug === slug) ?? consoleResources[0];
-  if (resource === undefined) throw new Error('the console describes no resource');
+  const resource = resources.find((candidate) => candidate.slug === slug) ?? resources[0];
+  if (resource === undefined) throw new Error('the service describes no resource');
   const openedId = id === undefined || id === '' || resource.slug !== slug ? undefined : decoded(id);
   const asked = new URLSearchParams(resource.slug === slug ? parameters : '');
   const query = namesList(asked) ? listQueryOf(asked, resource.field) : undefined;
@@ -40,18 +40,18 @@ function decoded(id: string): string | null {
   }
 }
 
-/** The route of the page's address, kept current as links and the back button change it. */
-export function useRoute(): Route {
-  const [route, setRoute] = useState(() => routeOf(location.hash));
+/** The route of the page's address among `resources`, kept current as links and the back button change it. */
+export function useRoute(resources: readonly ConsoleResource[]): Route {
+  const [route, setRoute] = useState(() => routeOf(location.hash, resources));
   useEffect(() => {
     const follow = () => {
-      setRoute(routeOf(location.hash));
+      setRoute(routeOf(location.hash, resources));
     };
     addEventListener('hashchange', follow);
     return () => {
       removeEventListener('hashchange', follow);
     };
-  }, []);
+  }, [resources]);
   return route;
 }
 
@@ -59,10 +59,10 @@ export function useRoute(): Route {
  * Writes the list's search and order into the page's address, in place (no new history
  * entry for each letter typed, and no hashchange), so a reload shows the same list.
  */
-export function keepInAddress(resource: ConsoleResource, openedId: string | undefined, query: ListQuery): void {
+export function keepInAddress(resources: readonly ConsoleResource[], resource: ConsoleResource, openedId: string | undefined, query: ListQuery): void {
   // The effect that calls this runs after the paint: by then a link or the back button may
   // have moved to another tab, whose address must stay (its hashchange reads it).
-  if (routeOf(location.hash).resource !== resource) return;
+  if (routeOf(location.hash, resources).resource !== resource) return;
   const href = hrefOf(resource, openedId, query);
   if (location.hash !== href) history.replaceState(history.state, '', href);
 }

@@ -4,10 +4,13 @@ import { useContext, useState } from 'preact/hooks';
 import { failureOf, isAbort, type Failure } from './failure.js';
 import { type ImportDesk } from './import-desk.js';
 import { type LiveChanges } from './live-changes.js';
+import { type ConsoleResource } from './resources.js';
 
 /** What every screen of a signed-in operator shares. */
 export interface ConsoleServices {
   readonly client: WorkplanClient;
+  /** A tab for each kind of record the service serves. */
+  readonly resources: readonly ConsoleResource[];
   /** The key was refused: forget it and ask for it again, saying why. */
   readonly refused: (failure: Failure) => void;
   /** Says something in the page's status line (read out by screen readers). */

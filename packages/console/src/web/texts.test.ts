@@ -1,28 +1,31 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { keyNameOf, words } from './texts.js';
+import { costCenters, scales } from '../test-support/seed-kinds.js';
+import { keyNameOf, resourceWords, words } from './texts.js';
+
+const seedWords = { scales: resourceWords(scales), costCenters: resourceWords(costCenters) };
 
 describe('the console\'s Portuguese', () => {
   it('agrees each count of an import\'s summary with its noun, and with the resource\'s gender', () => {
-    expect(words.costCenters.importSummary({ created: 47, exists: 0, invalid: 3, failed: 0, skipped: 0 })).toBe('47 criados, 0 já existiam, 3 inválidos.');
-    expect(words.costCenters.importSummary({ created: 2, exists: 1, invalid: 1, failed: 1, skipped: 1 })).toBe(
+    expect(seedWords.costCenters.importSummary({ created: 47, exists: 0, invalid: 3, failed: 0, skipped: 0 })).toBe('47 criados, 0 já existiam, 3 inválidos.');
+    expect(seedWords.costCenters.importSummary({ created: 2, exists: 1, invalid: 1, failed: 1, skipped: 1 })).toBe(
       '2 criados, 1 já existia, 1 inválido, 1 falhou, 1 não enviado.',
     );
-    expect(words.scales.importSummary({ created: 1, exists: 2, invalid: 1, failed: 2, skipped: 1_234 })).toBe(
+    expect(seedWords.scales.importSummary({ created: 1, exists: 2, invalid: 1, failed: 2, skipped: 1_234 })).toBe(
       '1 criada, 2 já existiam, 1 inválida, 2 falharam, 1.234 não enviadas.',
     );
   });
 
   it('says each row\'s outcome, and what became of a record, in the resource\'s gender', () => {
-    expect(words.scales.outcomes).toEqual({ created: 'Criada', exists: 'Já existe', invalid: 'Inválida', failed: 'Falhou', skipped: 'Não enviada' });
-    expect(words.costCenters.outcomes).toEqual({ created: 'Criado', exists: 'Já existe', invalid: 'Inválido', failed: 'Falhou', skipped: 'Não enviado' });
-    expect(words.scales.created('6x2')).toBe('Escala de trabalho “6x2” criada.');
-    expect(words.scales.removed('6x2')).toBe('Escala de trabalho “6x2” excluída.');
-    expect(words.costCenters.removed('RH')).toBe('Centro de custo “RH” excluído.');
-    expect([words.scales.heldBy('12x36'), words.costCenters.heldBy('RH')]).toEqual(['Já cadastrada como “12x36”.', 'Já cadastrado como “RH”.']);
-    expect([words.scales.newLabel, words.costCenters.newLabel]).toEqual(['Nova escala de trabalho', 'Novo centro de custo']);
-    expect([words.scales.theOne, words.costCenters.theOne]).toEqual(['a escala de trabalho', 'o centro de custo']);
-    expect([words.scales.counted(1, true), words.scales.counted(1_234, true), words.costCenters.counted(0, false)]).toEqual([
+    expect(seedWords.scales.outcomes).toEqual({ created: 'Criada', exists: 'Já existe', invalid: 'Inválida', failed: 'Falhou', skipped: 'Não enviada' });
+    expect(seedWords.costCenters.outcomes).toEqual({ created: 'Criado', exists: 'Já existe', invalid: 'Inválido', failed: 'Falhou', skipped: 'Não enviado' });
+    expect(seedWords.scales.created('6x2')).toBe('Escala de trabalho “6x2” criada.');
+    expect(seedWords.scales.removed('6x2')).toBe('Escala de trabalho “6x2” excluída.');
+    expect(seedWords.costCenters.removed('RH')).toBe('Centro de custo “RH” excluído.');
+    expect([seedWords.scales.heldBy('12x36'), seedWords.costCenters.heldBy('RH')]).toEqual(['Já cadastrada como “12x36”.', 'Já cadastrado como “RH”.']);
+    expect([seedWords.scales.newLabel, seedWords.costCenters.newLabel]).toEqual(['Nova escala de trabalho', 'Novo centro de custo']);
+    expect([seedWords.scales.theOne, seedWords.costCenters.theOne]).toEqual(['a escala de trabalho', 'o centro de custo']);
+    expect([seedWords.scales.counted(1, true), seedWords.scales.counted(1_234, true), seedWords.costCenters.counted(0, false)]).toEqual([
       '1 escala de trabalho encontrada',
       '1.234 escalas de trabalho encontradas',
       '0 centros de custo',

@@ -1,5 +1,8 @@
+import { type ConsoleKind } from './kinds.js';
+
 // Every word the console shows, in Brazilian Portuguese, in one place. The messages of a
-// failed operation are not here: they are the service's own (the seed's exact words).
+// failed operation are not here: they are the service's own (the seed's exact words). A
+// resource's nouns are its kind's, as the service describes it.
 
 /** A resource's noun, the one fact every sentence about its records is built from. */
 interface Noun {
@@ -56,12 +59,10 @@ const countOf = (count: number, singular: string, plural: string) => `${shownCou
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-// A noun's plural is its first word's: "escalas de trabalho", "centros de custo".
-const pluralOf = (one: string) => one.replace(/^(\S+)/u, '$1s');
-
-/** The sentences about a resource's records, each agreeing with its noun's gender and with the count. */
-function resourceWords(noun: Noun): ResourceWords {
-  const { one, gender } = noun;
+/** The sentences about the records of `kind`, each agreeing with its nouns' gender and with the count. */
+export function resourceWords(kind: ConsoleKind): ResourceWords {
+  const { one, many, gender } = kind;
+  const noun: Noun = { title: capitalized(many), one, gender, column: kind.label, sample: `ex.: ${kind.sample}`, fileName: many.replace(/\s+/gu, '-') };
   const said = (word: string) => (text: string) => `${capitalized(one)} ${quoted(text)} ${agreeing(word, gender)}.`;
   return {
     ...noun,
@@ -71,7 +72,7 @@ function resourceWords(noun: Noun): ResourceWords {
     removed: said('excluído'),
     heldBy: (text) => `Já ${agreeing('cadastrado', gender)} como ${quoted(text)}.`,
     counted: (count, found) => {
-      const total = countOf(count, one, pluralOf(one));
+      const total = countOf(count, one, many);
       return found ? `${total} ${agreeing('encontrado', gender, count)}` : total;
     },
     outcomes: {
@@ -141,23 +142,6 @@ export const words = {
   product: 'workplan',
   consoleTitle: 'Console de cadastros',
   resources: 'Cadastros',
-  scales: resourceWords({
-    title: 'Escalas de trabalho',
-    one: 'escala de trabalho',
-    gender: 'feminine',
-    column: 'Valor',
-    sample: 'ex.: 12x36',
-    fileName: 'escalas-de-trabalho',
-  }),
-  costCenters: resourceWords({
-    title: 'Centros de custo',
-    one: 'centro de custo',
-    gender: 'masculine',
-    column: 'Título',
-    sample: 'ex.: Financeiro',
-    fileName: 'centros-de-custo',
-  }),
-
   key: {
     heading: 'Entrar',
     intro: 'Digite a chave de API que a equipe de TI forneceu. Ela fica guardada só nesta aba e é esquecida ao sair ou ao fechar a aba.',
@@ -216,6 +200,7 @@ export const words = {
   listHeading: 'Registros cadastrados',
   opened: 'Registro aberto',
   addressMisread: 'O endereço da página não pôde ser lido (talvez tenha sido copiado pela metade); por isso a lista é mostrada.',
+  kindsUnread: 'O console não pôde saber do serviço quais cadastros há. Recarregue a página; se continuar, avise a equipe de TI.',
   closeOpened: 'Fechar',
   openExisting: 'Abrir o registro que já usa este valor',
 
