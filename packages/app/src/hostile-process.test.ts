@@ -75,10 +75,10 @@ describe('the app as a process, under hostile conditions', () => {
       expect(headers).toContain('"code":"REQUEST_TIMEOUT"');
       expect(headers).toContain('"message":"Requisição inválida."');
 
-      await sleep(400); // The log is written in batches every 250 ms.
-      const lines = requestLines(app);
-      expect(lines.filter((l) => l.route === 'unparsed').map((l) => l.status).sort()).toEqual([400, 408]);
-      expect(lines.filter((l) => l.route === '/api/v1/scale').map((l) => l.status)).toEqual([408]);
+      // The log is written in batches every 250 ms: the lines come with the next one.
+      const lines = () => requestLines(app);
+      await expect.poll(() => lines().filter((l) => l.route === 'unparsed').map((l) => l.status).sort(), { timeout: 10_000 }).toEqual([400, 408]);
+      await expect.poll(() => lines().filter((l) => l.route === '/api/v1/scale').map((l) => l.status), { timeout: 10_000 }).toEqual([408]);
       const metrics = (await send(url, { path: '/metrics' })).text;
       expect(metrics).toMatch(/workplan_http_request_duration_seconds_count\{method="[A-Z]+",route="unparsed",status="400"\} 1/u);
       expect(metrics).toMatch(/workplan_http_request_duration_seconds_count\{method="[A-Za-z]+",route="unparsed",status="408"\} 1/u);
