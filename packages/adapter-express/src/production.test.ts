@@ -205,8 +205,8 @@ describe('time and size', () => {
       call('GET', '/api/v1/scales/1?sort=-value&count=true'),
     ]);
     expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503]);
-    // An update reads, then writes: two late calls.
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // An update reads, then writes: two late calls. Each comes once its storage call ends.
+    await expect.poll(() => lateResults.length, { timeout: 10_000 }).toBe(6);
     expect(unexpected).toEqual([]);
     expect(lateResults.sort()).toEqual(['DELETE', 'GET', 'GET', 'GET', 'POST', 'PUT']);
   });

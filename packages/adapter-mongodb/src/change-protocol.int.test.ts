@@ -106,9 +106,8 @@ function writeUntilKilled(uri: string, dbName: string): ChildProcess {
   return spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
-/** Follows `log` from the start while `writing()` holds, then to its end; waits `waitMs` when it is at the end, if given. */
-async function follow(log: ChangeLog, writing: () => boolean, pageSize: number, waitMs?: number): Promise<Change[]> {
-  const followed: Change[] = [];
+/** Follows `log` from the start while `writing()` holds, then to its end, into `followed`; waits `waitMs` when it is at the end, if given. */
+async function follow(log: ChangeLog, writing: () => boolean, pageSize: number, waitMs?: number, followed: Change[] = []): Promise<Change[]> {
   let after = 0;
   for (let done = false; !done; ) {
     done = !writing();
@@ -383,15 +382,17 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
         await repository.insert(creationOf(workSchedule, record, 'pai'), uniquenessKey(record.value));
       }
     };
+    const followed: Change[] = [];
     const killing = (async () => {
-      await sleep(1500);
+      // Killed while it writes: once its writes are being read, however long its start took on a busy machine.
+      await expect.poll(() => followed.some((change) => change.by === 'filho'), { timeout: 60_000, interval: 20 }).toBe(true);
       child.kill('SIGKILL');
       await exited;
       // Past the lease of whatever the killed instance left undecided.
       await sleep(LEASE_MS + 300);
       writing = false;
     })();
-    const [, , followed] = await Promise.all([killing, write(), follow(storage.changes, () => writing, 20, 200)]);
+    await Promise.all([killing, write(), follow(storage.changes, () => writing, 20, 200, followed)]);
 
     expect(child.signalCode).toBe('SIGKILL');
     const numbers = followed.map((change) => Number(change.id));
@@ -408,7 +409,7 @@ await describeWithTestDatabase('The MongoDB change protocol', (database) => {
     }
     const stored = await repository.list({ skip: 0, limit: 10_000 });
     expect(stored.filter((record) => !byRecord.has(record.id))).toEqual([]);
-  });
+  }, 90_000);
   it('a write that got no answer after its step landed has its change committed a moment later, without waiting for the lease; one whose step did not land waits for it', async () => {
     let failAfter: ProtocolStep | undefined;
     const { storage } = await storages.fresh({

@@ -11,12 +11,26 @@ const files = useTempFiles();
 
 const unavailable = (error: unknown): boolean => WorkplanError.is(error) && error.kind === 'storageUnavailable';
 
-/** Resolves once `condition` holds, checked every 50 ms; rejects after `ms`. */
-async function until(condition: () => Promise<boolean>, ms = 3000): Promise<void> {
+/** Resolves once `condition` holds, checked every 50 ms; rejects after `ms`, a safety net however slow the machine. */
+async function until(condition: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('the condition never held');
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What the database file holds on its own, without its -wal: its quick check and its work schedules' texts, sorted. */
+function fileAlone(path: string): { check: unknown; texts: unknown[] } {
+  const copy = `${path}.alone`;
+  copyFileSync(path, copy);
+  const alone = new DatabaseSync(copy, { readOnly: true });
+  try {
+    const check = alone.prepare('PRAGMA quick_check').get()?.['quick_check'];
+    return { check, texts: alone.prepare('SELECT "text" FROM work_schedules').all().map((row) => row['text']).sort() };
+  } finally {
+    alone.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true });
   }
 }
 
@@ -117,18 +131,8 @@ describe('a storage whose file leaves its path', () => {
     await until(async () => !(await storage.isReady()));
     await new Promise((resolve) => setTimeout(resolve, 1200));
     reader.exec('COMMIT');
-    // The next checks copy what the reader held back.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    const copy = `${path}.alone`;
-    copyFileSync(path, copy);
-    const alone = new DatabaseSync(copy, { readOnly: true });
-    try {
-      expect(alone.prepare('PRAGMA quick_check').get()).toEqual({ quick_check: 'ok' });
-      const rows = alone.prepare('SELECT "text" FROM work_schedules').all().map((row) => row['text']);
-      expect([...rows].sort()).toEqual(['12x36', '5x2', '6x1']);
-    } finally {
-      alone.close();
-    }
+    // The next checks copy what the reader held back: in the file alone, sound, once they have run.
+    await expect.poll(() => fileAlone(path), { timeout: 20_000, interval: 100 }).toEqual({ check: 'ok', texts: ['12x36', '5x2', '6x1'] });
     expect(await storage.isReady()).toBe(false);
   });
 
@@ -145,16 +149,7 @@ describe('a storage whose file leaves its path', () => {
     await insert('6x1');
     rmSync(`${path}-wal`);
     await until(async () => !(await storage.isReady()));
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    const copy = `${path}.alone`;
-    copyFileSync(path, copy);
-    const alone = new DatabaseSync(copy, { readOnly: true });
-    try {
-      const rows = alone.prepare('SELECT "text" FROM work_schedules').all().map((row) => row['text']);
-      expect([...rows].sort()).toEqual(['12x36', '6x1']);
-    } finally {
-      alone.close();
-    }
+    await expect.poll(() => fileAlone(path), { timeout: 20_000, interval: 100 }).toEqual({ check: 'ok', texts: ['12x36', '6x1'] });
   });
 
   it('says whether opening made the file', () => {

@@ -2,7 +2,8 @@ import { creationOf, sequenceOf, uniquenessKey, workSchedule, WorkplanError } fr
 import { buildRecord } from '@workplan/testing';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as delay } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { BegunWrites } from './begun-writes.js';
 import { MOST_WRITES_A_COMMIT } from './group-commit.js';
 import { ThreadWriter } from './sqlite-writer.js';
 import { type WriteStep } from './write-statements.js';
@@ -35,12 +36,12 @@ const one = { changes: 1, row: undefined };
  * connection holding the write lock until `release`: writes sent before then are all
  * queued for the thread when it can begin, as under load.
  */
-async function queuedBehindLock(): Promise<{ path: string; writer: ThreadWriter; release: () => void }> {
+async function queuedBehindLock(begun?: BegunWrites): Promise<{ path: string; writer: ThreadWriter; release: () => void }> {
   const path = files.databasePath();
   const holder = new DatabaseSync(path);
   holder.exec(SCHEMA);
   holder.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs: 10_000 });
+  const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs: 10_000 }, { begun });
   files.closeAfter(writer);
   // Answered once the thread is up; changing nothing, it commits nothing to the WAL.
   await writer.write([{ method: 'run', sql: 'DELETE FROM owners WHERE 0', params: [] }]);
@@ -137,15 +138,17 @@ describe('ThreadWriter, with writes queued', () => {
   });
 
   it('stopWrites during a batch: the writes taken into it commit and are answered after its commit, the rest are refused at once and never stored', async () => {
-    const { path, writer, release } = await queuedBehindLock();
+    const begun = new BegunWrites();
+    const { path, writer, release } = await queuedBehindLock(begun);
     const first = writer.write([insert('first')]);
     const slow = writer.write([slowInsert('slow')]);
     const later = Array.from({ length: 4 }, (_, n) => writer.write([insert(`later ${String(n)}`)]));
     let firstAnswered = false;
     void first.then(() => (firstAnswered = true));
     release();
-    // The thread has the lock, has run `first` and is running `slow`, in one transaction.
-    await delay(300);
+    // The thread has the lock, has run `first` and is running `slow` (the third write, after
+    // the setup's), in one transaction: waited for, however slow the machine, not a pause.
+    await vi.waitFor(() => { expect(Atomics.load(begun.cell, 0)).toBe(3n); }, { timeout: 10_000, interval: 5 });
     writer.stopWrites();
     // `first` is committed only with `slow`, and answered only then.
     expect(firstAnswered).toBe(false);

@@ -83,10 +83,12 @@ export class ThreadWriter implements SqliteWriter {
   #gone: unknown;
 
   readonly #busyTimeoutMs: number;
-  readonly #begun = new BegunWrites();
+  readonly #begun: BegunWrites;
 
-  constructor(options: WriteThreadOptions, { script = WRITE_THREAD }: { script?: URL | undefined } = {}) {
+  /** `script` and `begun` for tests: another thread, and a record of begun writes they can read. */
+  constructor(options: WriteThreadOptions, { script = WRITE_THREAD, begun = new BegunWrites() }: { script?: URL | undefined; begun?: BegunWrites | undefined } = {}) {
     this.#busyTimeoutMs = options.busyTimeoutMs;
+    this.#begun = begun;
     const workerData: WriteThreadData = { ...options, begun: this.#begun.cell };
     // Only a write waiting for its answer keeps the process alive (see #send).
     const thread = startThread(script, workerData, 'write', (answers) => {

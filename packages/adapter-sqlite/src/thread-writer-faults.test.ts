@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { isSettled } from '@workplan/testing';
 import { describe, expect, it, vi } from 'vitest';
+import { BegunWrites } from './begun-writes.js';
 import { isBusy, isFileFault, SQLITE_READONLY_DBMOVED, sqliteCodeOf } from './sqlite-errors.js';
 import { ThreadWriter } from './sqlite-writer.js';
 import { runOn } from './test-support/single-writes.js';
@@ -13,11 +14,11 @@ const files = useTempFiles();
 const INSERT = 'INSERT INTO things (name) VALUES (?)';
 
 /** A file with one table, a writer thread on it, and another connection holding its write lock; all closed after the test. */
-function heldFile(busyTimeoutMs: number): { path: string; writer: ThreadWriter; holder: DatabaseSync } {
+function heldFile(busyTimeoutMs: number, begun?: BegunWrites): { path: string; writer: ThreadWriter; holder: DatabaseSync } {
   const path = files.databasePath();
   const holder = new DatabaseSync(path);
   holder.exec('PRAGMA journal_mode = WAL; CREATE TABLE things (name TEXT PRIMARY KEY)');
-  const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs });
+  const writer = new ThreadWriter({ path, synchronous: 'NORMAL', busyTimeoutMs }, { begun });
   files.closeAfter(writer);
   files.closeAfter({ close: () => { if (holder.isTransaction) holder.exec('ROLLBACK'); holder.close(); } });
   holder.exec('BEGIN IMMEDIATE');
@@ -91,9 +92,12 @@ describe('ThreadWriter, when the file does not serve', () => {
   });
 
   it('stopWrites refuses at once every write not yet begun, the one waiting for the lock soon after, and none of them reaches the file', async () => {
-    const { path, writer, holder } = heldFile(20_000);
+    const begun = new BegunWrites();
+    const { path, writer, holder } = heldFile(20_000, begun);
     const writes = Array.from({ length: 5 }, (_, n) => runOn(writer, INSERT, [`t${String(n)}`]));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The stop comes once the thread has begun the first write (it waits for the lock),
+    // however long the thread took to start: the time is a safety net, the begun write the condition.
+    await vi.waitFor(() => { expect(Atomics.load(begun.cell, 0)).toBeGreaterThanOrEqual(1n); }, { timeout: 10_000, interval: 5 });
     const ends = writes.map((write) => outcome(write, 0));
     writer.stopWrites();
     const settledAtOnce: boolean[] = [];
@@ -113,7 +117,7 @@ describe('ThreadWriter, when the file does not serve', () => {
     await expect(runOn(writer, INSERT, ['after the stop'])).rejects.toSatisfy((error: unknown) => WorkplanError.is(error) && error.kind === 'storageUnavailable');
     await writer.close();
     expect(storedCount(path)).toBe(0);
-  });
+  }, 20_000);
 
   it('answers a write committed to a file deleted under it as a fault of the file, never as stored', async () => {
     const { path, writer, holder } = heldFile(2000);

@@ -34,6 +34,22 @@ function open(url: string): Promise<RawConnection> {
   return new Promise((resolve) => socket.once('connect', () => { resolve({ socket, received: () => received, closed }); }));
 }
 
+/** Resolves once `url` refuses connections: a stopping app has closed its listener and begun to drain. */
+async function untilRefusing(url: string): Promise<void> {
+  const { port, hostname } = new URL(url);
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), hostname);
+      socket.once('connect', () => { socket.destroy(); resolve(false); });
+      socket.once('error', () => { resolve(true); });
+    });
+    if (refused) return;
+    await sleep(20);
+  }
+  throw new Error(`${url} still took connections 20 s after the stop`);
+}
+
 /** The status codes of every answer in `raw`, in order. */
 function statusesOf(raw: string): number[] {
   return [...raw.matchAll(/HTTP\/1\.1 (\d{3}) /gu)].map((m) => Number(m[1]));
@@ -75,10 +91,10 @@ describe('the app as a process, under hostile conditions', () => {
       expect(headers).toContain('"code":"REQUEST_TIMEOUT"');
       expect(headers).toContain('"message":"Requisição inválida."');
 
-      await sleep(400); // The log is written asynchronously.
-      const lines = requestLines(app);
-      expect(lines.filter((l) => l.route === 'unparsed').map((l) => l.status).sort()).toEqual([400, 408]);
-      expect(lines.filter((l) => l.route === '/api/v1/scale').map((l) => l.status)).toEqual([408]);
+      // The log is written asynchronously.
+      const lines = () => requestLines(app);
+      await expect.poll(() => lines().filter((l) => l.route === 'unparsed').map((l) => l.status).sort(), { timeout: 10_000 }).toEqual([400, 408]);
+      await expect.poll(() => lines().filter((l) => l.route === '/api/v1/scale').map((l) => l.status), { timeout: 10_000 }).toEqual([408]);
       const metrics = (await send(url, { path: '/metrics' })).text;
       expect(metrics).toMatch(/workplan_http_request_duration_seconds_count\{method="[A-Z]+",route="unparsed",status="400"\} 1/u);
       expect(metrics).toMatch(/workplan_http_request_duration_seconds_count\{method="[A-Za-z]+",route="unparsed",status="408"\} 1/u);
@@ -161,7 +177,7 @@ describe('the app as a process, under hostile conditions', () => {
     waiting.socket.write(head(key).replace('Connection: close\r\n', ''));
     while (statusesOf(waiting.received()).length === 0) await sleep(10);
     app.child.kill('SIGTERM');
-    await sleep(200);
+    await untilRefusing(url);
     waiting.socket.write(body.replace('sent after 100', 'sent when stop'));
     const drained = await waiting.closed;
     expect(statusesOf(drained)).toEqual([100, 201]);
@@ -202,7 +218,7 @@ describe('the app as a process, under hostile conditions', () => {
         connection.socket.on('error', () => (reset = true));
         return connection.closed.then((received) => ({ endedBefore, reset, answers: statusesOf(received).length - 1 }));
       });
-      await sleep(300);
+      await untilRefusing(url);
       finishing.socket.write('"value":"drain"}');
       // The stuck request never ends: exited at all, the app cut it short at SHUTDOWN_TIMEOUT_MS
       // (by its own clock; its log says so below), not a time measured here.

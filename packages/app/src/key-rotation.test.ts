@@ -29,7 +29,9 @@ describe('a key rotated out of API_KEYS_FILE (SIGHUP)', () => {
       expect((await keptStream.events(1)).map((event) => event.id)).toEqual(['1']);
       const leakedPoll = send(url, { path: '/api/v1/changes?after=1&wait=30', headers: { key: leaked } });
       const keptPoll = send(url, { path: '/api/v1/changes?after=1&wait=30', headers: { key: kept } });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Both polls held (the app's own count of them), however slow the machine, before the keys change.
+      const polls = async () => (await send(url, { path: '/metrics' })).text.includes('workplan_changes_followers{kind="poll"} 2');
+      await expect.poll(polls, { timeout: 10_000 }).toBe(true);
 
       await writeFile(file, `${kept} name=Ponto\n`);
       app.child.kill('SIGHUP');

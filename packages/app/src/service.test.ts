@@ -125,7 +125,12 @@ describe('startService with followers of the changes', () => {
     const service = await startService(parseConfig({ ...base, STORAGE: 'memory', API_KEYS: key, SHUTDOWN_TIMEOUT_MS: '20000' }));
     const polling = send(service.url, { path: '/api/v1/changes?wait=30', headers: { key } });
     const stream = await openEventStream(service.url, '/api/v1/changes', { key });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Both held (the service's own count of them) before the close, however slow the machine.
+    const held = async () => {
+      const metrics = (await send(service.url, { path: '/metrics' })).text;
+      return ['stream', 'poll'].every((kind) => metrics.includes(`workplan_changes_followers{kind="${kind}"} 1`));
+    };
+    await expect.poll(held, { timeout: 10_000 }).toBe(true);
     // Waiting for them, the close would last its 20 s shutdown timeout, past the test's own.
     await service.close();
     const answer = await polling;

@@ -107,7 +107,8 @@ describe('the app on SQLite, its default storage', () => {
       }
     };
     const workers = Array.from({ length: 8 }, (_, n) => worker(n));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Killed in the middle of the work, once it has done enough to count, however slow the machine.
+    await expect.poll(() => acknowledged.size > 20 && refusedCreates > 0, { timeout: 20_000, interval: 20 }).toBe(true);
     app.child.kill('SIGKILL');
     stopping = true;
     await app.exited;

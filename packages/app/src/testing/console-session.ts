@@ -15,10 +15,10 @@ export const consoleKey = 'console-test-key-0123456789';
 export const colleagueKey = 'colleague-test-key-0123456789';
 export const colleagueName = 'Ana';
 
-/** The built app on memory storage, in a scratch directory; a small page maximum, so exports walk several pages. */
-export function runConsoleApp(): AppProcess {
+/** The built app on memory storage, in a scratch directory; a small page maximum unless `settings` say another, so exports walk several pages. */
+export function runConsoleApp(settings: Readonly<Record<string, string>> = {}): AppProcess {
   const keys = `${consoleKey} name=Operador,${colleagueKey} name=${colleagueName}`;
-  const env = { PORT: '0', HOST: '127.0.0.1', API_KEYS: keys, STORAGE: 'memory', LIST_MAX_LIMIT: '20', LOG_LEVEL: 'warn' };
+  const env = { PORT: '0', HOST: '127.0.0.1', API_KEYS: keys, STORAGE: 'memory', LIST_MAX_LIMIT: '20', LOG_LEVEL: 'warn', ...settings };
   return runApp(main, env, { cwd: mkdtempSync(join(tmpdir(), 'workplan-console-')) });
 }
 
@@ -66,10 +66,13 @@ export function apiOf(url: string, key = consoleKey) {
 /**
  * Whether `url` is one of a list's own reads, and not the console's look for the record
  * written last, which it makes once per page load to know where to follow the changes from
- * (packages/console/src/web/live-changes.ts).
+ * (packages/console/src/web/live-changes.ts), nor its look for the page sizes the service
+ * accepts, a page of work schedules in no order (page-sizes.ts there).
  */
 export function isListRead(url: URL): boolean {
-  return !(url.searchParams.get('sort') === '-updatedAt' && /\/0\/1$/u.test(url.pathname) && !url.searchParams.has('count'));
+  const lastWritten = url.searchParams.get('sort') === '-updatedAt' && /\/0\/1$/u.test(url.pathname) && !url.searchParams.has('count');
+  const pageSizes = !url.searchParams.has('sort') && /^\/api\/v1\/scales\/\d+(?:\/\d+)?$/u.test(url.pathname);
+  return !lastWritten && !pageSizes;
 }
 
 /** Signs in as an operator would: the key in its field, then "Entrar". */
@@ -191,8 +194,8 @@ export interface OpenedConsole {
   close(): Promise<void>;
 }
 
-export async function openConsole(place?: BrowserPlace): Promise<OpenedConsole> {
-  const app = runConsoleApp();
+export async function openConsole(place?: BrowserPlace, settings?: Readonly<Record<string, string>>): Promise<OpenedConsole> {
+  const app = runConsoleApp(settings);
   const url = await app.listening();
   const session = await openConsoleBrowser(url, place);
   return {

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CreateForm } from './CreateForm.js';
 import { FailureNotice } from './FailureNotice.js';
-import { DEFAULT_QUERY, PAGE_SIZES } from './list-query.js';
+import { DEFAULT_QUERY } from './list-query.js';
 import { OpenedRecord } from './OpenedRecord.js';
+import { usePageSizes } from './page-sizes.js';
 import { useRecordList } from './record-list.js';
 import { RecordTable } from './RecordTable.js';
 import { keepInAddress, type Route } from './route.js';
@@ -30,6 +31,11 @@ export function ResourcePanel({ route }: Props) {
     arrived.current = route;
     if (route.query !== undefined || route.openedId === undefined) setQuery(route.query ?? DEFAULT_QUERY);
   }, [route]);
+  const pageSizes = usePageSizes(client);
+  // A size the service refuses (an address kept from a service with a larger maximum) is the default.
+  useEffect(() => {
+    if (pageSizes !== undefined && !pageSizes.includes(query.pageSize)) setQuery((now) => ({ ...now, pageSize: DEFAULT_QUERY.pageSize }));
+  }, [pageSizes, query.pageSize]);
   const list = useRecordList(resource, records, query);
   const listHeading = useRef<HTMLHeadingElement>(null);
   // The address carries the list's search, order and page size, also after a link opened a record.
@@ -88,7 +94,7 @@ export function ResourcePanel({ route }: Props) {
                 setQuery((now) => ({ ...now, pageSize }));
               }}
             >
-              {PAGE_SIZES.map((size) => (
+              {(pageSizes ?? [...new Set([DEFAULT_QUERY.pageSize, query.pageSize])]).map((size) => (
                 <option key={size} value={String(size)}>
                   {size}
                 </option>
