@@ -1,8 +1,8 @@
-import { type KindDescription } from '@workplan/core';
 import express, { Router, type RequestHandler } from 'express';
 import { HttpFailure } from './http-failure.js';
 import { CONSOLE_CONTENT_SECURITY_POLICY, pageHeaders } from './page-policy.js';
 import { contextOf } from './request-context.js';
+import { type HttpResource } from './resources.js';
 
 /** Where the operator console is served; `GET /` sends a browser there. */
 export const CONSOLE_PATH = '/console/';
@@ -35,20 +35,37 @@ const readOnly: RequestHandler = (req, res, next) => {
 /** Where the console reads, at start-up, the kinds of record it shows a tab for. */
 export const CONSOLE_KINDS_PATH = '/console/kinds.json';
 
-/** What the console reads of each kind: its words for people, its path words and its field. */
-function consoleKindsJson(kinds: readonly KindDescription[]): string {
-  return JSON.stringify(kinds.map(({ singular, plural, field, one, many, gender, label, sample, slug }) => ({ singular, plural, field, one, many, gender, label, sample, slug })));
+/**
+ * What the console reads of each kind: its words for people, its path words, its field, and
+ * the largest page a list of it may ask for (LIST_MAX_LIMIT), so the page offers no size the
+ * service would refuse.
+ */
+function consoleKindsJson(resources: readonly HttpResource[]): string {
+  return JSON.stringify(
+    resources.map(({ singular, plural, field, one, many, gender, label, sample, slug, catalog }) => ({
+      singular,
+      plural,
+      field,
+      one,
+      many,
+      gender,
+      label,
+      sample,
+      slug,
+      maxPageSize: catalog.maxPageSize,
+    })),
+  );
 }
 
 /**
  * Serves the console's built files from `directory` at `/console/`, with the kinds of
- * record it shows (`kinds.json`, from `kinds`), and redirects `GET /` there with 302: a
+ * record it shows (`kinds.json`, from `resources`), and redirects `GET /` there with 302: a
  * temporary redirect, so a browser does not remember it for good and `/` stays free for
  * something else later. Vite names each asset by its content hash, so an asset is cached
  * for a year; `index.html`, which names them, and the kinds are checked on every load.
  */
-export function consoleRouter(directory: string, kinds: readonly KindDescription[]): Router {
-  const kindsJson = consoleKindsJson(kinds);
+export function consoleRouter(directory: string, resources: readonly HttpResource[]): Router {
+  const kindsJson = consoleKindsJson(resources);
   const router = Router({ caseSensitive: false, strict: false });
   router.all('/', named('/'), (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -66,13 +66,10 @@ export function apiOf(url: string, key = consoleKey) {
 /**
  * Whether `url` is one of a list's own reads, and not the console's look for the record
  * written last, which it makes once per page load to know where to follow the changes from
- * (packages/console/src/web/live-changes.ts), nor its look for the page sizes the service
- * accepts, a page of work schedules in no order (page-sizes.ts there).
+ * (packages/console/src/web/live-changes.ts).
  */
 export function isListRead(url: URL): boolean {
-  const lastWritten = url.searchParams.get('sort') === '-updatedAt' && /\/0\/1$/u.test(url.pathname) && !url.searchParams.has('count');
-  const pageSizes = !url.searchParams.has('sort') && /^\/api\/v1\/scales\/\d+(?:\/\d+)?$/u.test(url.pathname);
-  return !lastWritten && !pageSizes;
+  return !(url.searchParams.get('sort') === '-updatedAt' && /\/0\/1$/u.test(url.pathname) && !url.searchParams.has('count'));
 }
 
 /** Signs in as an operator would: the key in its field, then "Entrar". */

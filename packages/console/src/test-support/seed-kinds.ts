@@ -13,6 +13,7 @@ export const scales: ConsoleKind = {
   label: 'Valor',
   sample: '12x36',
   slug: 'escalas',
+  maxPageSize: 1000,
 };
 
 export const costCenters: ConsoleKind = {
@@ -25,4 +26,5 @@ export const costCenters: ConsoleKind = {
   label: 'Título',
   sample: 'Financeiro',
   slug: 'centros-de-custo',
+  maxPageSize: 1000,
 };

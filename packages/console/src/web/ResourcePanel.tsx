@@ -3,7 +3,6 @@ import { CreateForm } from './CreateForm.js';
 import { FailureNotice } from './FailureNotice.js';
 import { DEFAULT_QUERY } from './list-query.js';
 import { OpenedRecord } from './OpenedRecord.js';
-import { usePageSizes } from './page-sizes.js';
 import { useRecordList } from './record-list.js';
 import { RecordTable } from './RecordTable.js';
 import { keepInAddress, type Route } from './route.js';
@@ -31,10 +30,10 @@ export function ResourcePanel({ route }: Props) {
     arrived.current = route;
     if (route.query !== undefined || route.openedId === undefined) setQuery(route.query ?? DEFAULT_QUERY);
   }, [route]);
-  const pageSizes = usePageSizes(client);
+  const { pageSizes } = resource;
   // A size the service refuses (an address kept from a service with a larger maximum) is the default.
   useEffect(() => {
-    if (pageSizes !== undefined && !pageSizes.includes(query.pageSize)) setQuery((now) => ({ ...now, pageSize: DEFAULT_QUERY.pageSize }));
+    if (!pageSizes.includes(query.pageSize)) setQuery((now) => ({ ...now, pageSize: DEFAULT_QUERY.pageSize }));
   }, [pageSizes, query.pageSize]);
   const list = useRecordList(resource, records, query);
   const listHeading = useRef<HTMLHeadingElement>(null);
@@ -94,7 +93,7 @@ export function ResourcePanel({ route }: Props) {
                 setQuery((now) => ({ ...now, pageSize }));
               }}
             >
-              {(pageSizes ?? [...new Set([DEFAULT_QUERY.pageSize, query.pageSize])]).map((size) => (
+              {pageSizes.map((size) => (
                 <option key={size} value={String(size)}>
                   {size}
                 </option>

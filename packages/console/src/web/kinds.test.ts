@@ -14,6 +14,8 @@ describe('kindsOf', () => {
     ['a kind without its field', [{ ...scales, field: undefined }]],
     ['a kind with an empty slug', [{ ...scales, slug: '' }]],
     ['a kind of no gender', [{ ...scales, gender: 'neuter' }]],
+    ['a kind without its largest page', [{ ...scales, maxPageSize: undefined }]],
+    ['a kind whose largest page is no whole number', [{ ...scales, maxPageSize: 2.5 }]],
   ])('refuses %s', (_label, json) => {
     expect(() => kindsOf(json)).toThrow(TypeError);
   });

@@ -21,6 +21,8 @@ export interface ConsoleKind {
   readonly sample: string;
   /** Its part of the page's address: `#/escalas`. */
   readonly slug: string;
+  /** The largest page a list of it may ask for (the service's LIST_MAX_LIMIT). */
+  readonly maxPageSize: number;
 }
 
 const TEXT_MEMBERS = ['singular', 'plural', 'field', 'one', 'many', 'label', 'sample', 'slug'] as const;
@@ -35,7 +37,9 @@ export function kindsOf(json: unknown): ConsoleKind[] {
     if (missing !== undefined) throw new TypeError(`kinds.json: kind ${String(index)} has no ${missing}`);
     const gender = member('gender');
     if (gender !== 'feminine' && gender !== 'masculine') throw new TypeError(`kinds.json: kind ${String(index)} has no gender`);
+    const maxPageSize = member('maxPageSize');
+    if (typeof maxPageSize !== 'number' || !Number.isInteger(maxPageSize) || maxPageSize < 1) throw new TypeError(`kinds.json: kind ${String(index)} has no maxPageSize`);
     const [singular, plural, field, one, many, label, sample, slug] = TEXT_MEMBERS.map((name) => String(member(name)));
-    return { singular, plural, field, one, many, gender, label, sample, slug } as ConsoleKind;
+    return { singular, plural, field, one, many, gender, label, sample, slug, maxPageSize } as ConsoleKind;
   });
 }

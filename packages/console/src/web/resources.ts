@@ -11,6 +11,7 @@ import {
   type WorkplanRecord,
 } from '@workplan/client';
 import { type ConsoleKind } from './kinds.js';
+import { PAGE_SIZES } from './list-query.js';
 import { resourceWords, type ResourceWords } from './texts.js';
 
 /** A record of either resource; its text is read through the resource's `textOf`. */
@@ -42,11 +43,13 @@ export interface ConsoleResource {
   readonly field: string;
   readonly textOf: (record: AnyRecord) => string;
   readonly recordsOf: (client: WorkplanClient) => Records;
+  /** The page sizes the list offers: the console's, but none past the service's maximum (the smallest always). */
+  readonly pageSizes: readonly number[];
 }
 
 // The one place the field's name is used: the screens only ever see a record's text.
 function consoleResource(kind: ConsoleKind): ConsoleResource {
-  const { slug, singular, plural, field } = kind;
+  const { slug, singular, plural, field, maxPageSize } = kind;
   return {
     slug,
     name: singular,
@@ -54,6 +57,7 @@ function consoleResource(kind: ConsoleKind): ConsoleResource {
     field,
     textOf: (record) => record[field] ?? '',
     recordsOf: (client) => recordsOf(client.resource({ singular, plural }), field),
+    pageSizes: PAGE_SIZES.filter((size, n) => n === 0 || size <= maxPageSize),
   };
 }
 
