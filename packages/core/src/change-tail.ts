@@ -11,13 +11,11 @@ const TAIL_PAGE = 1000;
  */
 const LINGER_MS = 1000;
 
-/** How long the reader waits for a change while followers wait (each ends its own wait). */
-const WAITED_MS = 30_000;
-
-/** A follower waiting at the end of the log: after which change, for how many at most. */
+/** A follower waiting at the end of the log: after which change, for how many at most, until when (`Date.now()`). */
 interface Follower {
   readonly after: number;
   readonly limit: number;
+  readonly until: number;
   /** Ends its wait with the changes read for it, `[]` (its time is out, or it was called off), or `undefined` (the shared read failed). */
   readonly settle: (changes: Change[] | undefined) => void;
 }
@@ -47,9 +45,12 @@ export class ChangeTail {
   readonly #followers = new Set<Follower>();
   /** After which change the reader reads next; undefined while no reader runs. */
   #at: number | undefined;
-  /** Ends the reader's wait early: a follower joined below `#at`, or the last one left unserved. */
-  #wake: AbortController | undefined;
-  #woken = false;
+  /** Ends the reader's wait early: a follower joined below `#at` or with less time, or the last one left unserved. */
+  #wake: Wake | undefined;
+  /** When the reader's wait ends at the latest (`Date.now()`). */
+  #waitUntil = -Infinity;
+  /** `#at` was moved back: the reader reads from there before it waits again. */
+  #rewound = false;
 
   constructor(log: ChangeLog) {
     this.#log = log;
@@ -70,8 +71,8 @@ export class ChangeTail {
       const follower: Follower = {
         after,
         limit,
+        until: Date.now() + waitMs,
         settle: (changes) => {
-          clearTimeout(timer);
           signal?.removeEventListener('abort', leave);
           this.#followers.delete(follower);
           resolve(changes);
@@ -79,42 +80,42 @@ export class ChangeTail {
       };
       const leave = (): void => {
         follower.settle([]);
-        // The last one left unserved (gone, or its time out): nobody is coming back for the reader.
-        if (this.#followers.size === 0) this.#wakeReader();
+        // The last one left unserved: nobody is coming back for the reader.
+        if (this.#followers.size === 0) this.#wake?.abort();
       };
-      const timer = setTimeout(leave, waitMs);
       signal?.addEventListener('abort', leave, { once: true });
       this.#followers.add(follower);
-      this.#join(after);
+      this.#join(follower);
     });
   }
 
-  #join(after: number): void {
+  #join(follower: Follower): void {
     if (this.#at === undefined) {
-      this.#at = after;
+      this.#at = follower.after;
       void this.#read();
-    } else if (after < this.#at) {
-      this.#at = after;
-      this.#wakeReader();
+    } else if (follower.after < this.#at) {
+      this.#at = follower.after;
+      this.#rewound = true;
+      this.#wake?.abort();
+    } else if (follower.until < this.#waitUntil) {
+      // Its time ends before the reader's wait does: the reader times its wait again.
+      this.#wake?.abort();
     }
   }
 
-  #wakeReader(): void {
-    if (this.#at === undefined) return;
-    this.#woken = true;
-    this.#wake?.abort();
-  }
-
-  /** The reader: waits for a change after `#at`, reads once, hands it out; stops when it finds no follower to serve. */
+  /**
+   * The reader: waits for a change after `#at` (until the first follower's time is out, or
+   * `LINGER_MS` once it served them all), reads once, hands it out; stops when it finds no
+   * follower. The followers' times are kept here, so that the wait of them all is one timer.
+   */
   async #read(): Promise<void> {
-    for (let served = false; ; ) {
-      if (!this.#woken) {
-        this.#wake = new AbortController();
-        await this.#log.waitAfter(this.#at ?? 0, served ? LINGER_MS : WAITED_MS, { signal: this.#wake.signal });
-        this.#wake = undefined;
-      }
-      this.#woken = false;
+    for (let lingering = false; ; ) {
+      const toRead = this.#rewound || (await this.#waitForChange(lingering));
+      this.#letGoTimedOut();
       if (this.#followers.size === 0) break;
+      lingering = false;
+      if (!toRead) continue;
+      this.#rewound = false;
       const from = this.#at ?? 0;
       let changes: Change[];
       try {
@@ -126,9 +127,35 @@ export class ChangeTail {
       const last = changes.at(-1);
       // Moved back while it read: it reads again from there.
       if (last !== undefined && this.#at === from) this.#at = sequenceOf(last.id);
-      served = this.#handOut(from, changes);
+      lingering = this.#handOut(from, changes);
     }
     this.#at = undefined;
+    this.#rewound = false;
+  }
+
+  /**
+   * Waits for the log to say a change may follow `#at`; false when it did not say so: the
+   * wait was out of time, or woken to be timed again (if a change is there, the next wait
+   * says so at once). Moved back while it waited, it is to read.
+   */
+  async #waitForChange(lingering: boolean): Promise<boolean> {
+    const now = Date.now();
+    this.#waitUntil = Math.min(this.#firstUntil(), lingering ? now + LINGER_MS : Infinity);
+    const wake = (this.#wake = new Wake());
+    await this.#log.waitAfter(this.#at ?? 0, Math.max(0, this.#waitUntil - now), { signal: wake });
+    this.#wake = undefined;
+    return this.#rewound || !(wake.aborted || Date.now() >= this.#waitUntil);
+  }
+
+  #firstUntil(): number {
+    let first = Infinity;
+    for (const follower of this.#followers) first = Math.min(first, follower.until);
+    return first;
+  }
+
+  #letGoTimedOut(): void {
+    const now = Date.now();
+    for (const follower of this.#followers) if (follower.until <= now) follower.settle([]);
   }
 
   /** Hands each follower at or past `from` the changes after its own `after`; true when none is left waiting. */
@@ -140,5 +167,32 @@ export class ChangeTail {
       if (start !== -1) follower.settle(changes.slice(start, start + follower.limit));
     }
     return this.#followers.size === 0;
+  }
+}
+
+/** The signal that ends the reader's wait early: the core's own, as it names no platform's `AbortController`. */
+class Wake implements AbortSignalLike {
+  aborted = false;
+  reason: unknown = undefined;
+  readonly #listeners = new Set<() => void>();
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.#listeners.add(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.#listeners.delete(listener);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = new Error('the reader of the tail was woken');
+    for (const listener of this.#listeners) listener();
+    this.#listeners.clear();
   }
 }
