@@ -104,9 +104,10 @@ describe('history and changes', () => {
 
       /** How many times the log is read for one create while `followers` wait at its end. */
       async function readsOfOneCreate(followers: number): Promise<number> {
-        const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+        const own = createMemoryStorage();
+        const live = createWorkplan({ ...own.repositories, changes: own.changes, clock: systemClock });
         const { next } = await live.changes.read();
-        const reads = vi.spyOn(storage.changes, 'read');
+        const reads = vi.spyOn(own.changes, 'read');
         const following = Array.from({ length: followers }, () => live.changes.read({ after: next, wait: 10 }));
         await settled();
         reads.mockClear();
@@ -145,6 +146,23 @@ describe('history and changes', () => {
         }
         expect(await Promise.all(followers)).toEqual(Array.from({ length: 10 }, () => values));
         expect(reads.mock.calls.length).toBe(rounds);
+      });
+
+      it('serves followers a change behind (long polls answered a change ago, coming back) from the shared read', async () => {
+        const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+        const { next: start } = await live.changes.read();
+        const polls = (after: string) => Array.from({ length: 10 }, () => live.changes.read({ after, wait: 10 }));
+        const first = polls(start);
+        await settled();
+        const reads = vi.spyOn(storage.changes, 'read');
+        await live.workSchedules.create({ value: 'x' });
+        const answered = await Promise.all(first);
+        // Committed before any comes back.
+        await live.workSchedules.create({ value: 'y' });
+        await settled();
+        const again = await Promise.all(answered.map((page) => live.changes.read({ after: page.next, wait: 10 })));
+        expect(again.map((page) => page.changes.map((change) => change.data?.value))).toEqual(Array.from({ length: 10 }, () => ['y']));
+        expect(reads.mock.calls.length).toBe(2);
       });
 
       it('lets a follower behind read up on its own, in order, then be served with the rest', async () => {

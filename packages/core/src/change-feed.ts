@@ -87,8 +87,7 @@ export class ChangeFeed {
     const wait = request.wait;
     checkChangesWait(wait);
     const deadline = this.#clock.now().getTime() + (wait ?? 0) * 1000;
-    // Where the shared read runs from, a follower that may wait has nothing to read first.
-    let changes = wait !== undefined && this.#tail.isAt(after) ? [] : await this.#log.read(after, limit, options);
+    let changes = await this.#firstRead(after, limit, wait, options);
     for (let wakeUps = 0; changes.length === 0 && wakeUps < MAX_WAKE_UPS; wakeUps += 1) {
       const left = deadline - this.#clock.now().getTime();
       if (left <= 0 || options?.signal?.aborted === true) break;
@@ -100,5 +99,20 @@ export class ChangeFeed {
     }
     const last = changes.at(-1);
     return { changes, next: last === undefined ? changeIdOf(after) : last.id };
+  }
+
+  /**
+   * What a read answers before it waits. A follower (a read that may wait) where the shared
+   * read runs from has nothing to read yet; one behind within the last shared read is served
+   * from it; any other read reads the log.
+   */
+  async #firstRead(after: number, limit: number, wait: number | undefined, options?: ReadOptions): Promise<Change[]> {
+    if (wait !== undefined) {
+      options?.signal?.throwIfAborted();
+      if (this.#tail.isAt(after)) return [];
+      const recent = this.#tail.recent(after, limit);
+      if (recent !== undefined) return recent;
+    }
+    return this.#log.read(after, limit, options);
   }
 }

@@ -36,7 +36,13 @@ interface Follower {
  * The changes handed out are the same objects for every follower: they are read, not changed.
  * Nothing is queued for a follower: it is handed one page, at most its `limit`, and is
  * gone until it asks again. A slow one (a stream whose client reads slowly) is not waited
- * for and holds no memory here; when it asks again from behind, it reads up on its own.
+ * for and holds no memory here. One that asks again from behind, within the last shared
+ * read (as a long poll answered a change ago does, or a stream that waited for its socket),
+ * is served from that read (`recent`), kept `LINGER_MS`; one further behind reads on its own.
+ * A prune removes changes older than the retention (a day at the least, in the service), so
+ * what a read made less than `LINGER_MS` ago holds is still kept: a follower served from it
+ * meets the same `cursorExpired` as from a read of its own, unless `prune` is called with a
+ * `before` under `LINGER_MS` ago.
  * When the shared read fails, every follower is let go with `undefined` and reads on its
  * own, so it meets the failure (or `cursorExpired`) exactly as a read of its own would.
  */
@@ -51,6 +57,8 @@ export class ChangeTail {
   #waitUntil = -Infinity;
   /** `#at` was moved back: the reader reads from there before it waits again. */
   #rewound = false;
+  /** The last shared read that found changes: from where, what, when (`Date.now()`). */
+  #last: { readonly from: number; readonly changes: Change[]; readonly readAt: number } | undefined;
 
   constructor(log: ChangeLog) {
     this.#log = log;
@@ -59,6 +67,18 @@ export class ChangeTail {
   /** Whether the reader runs from `after`: a follower there may wait for it without a read of its own. */
   isAt(after: number): boolean {
     return this.#at === after;
+  }
+
+  /**
+   * The changes after `after` (at most `limit`) from the last shared read, when that read
+   * started at or before `after`, went past it, and was made less than `LINGER_MS` ago;
+   * otherwise undefined (the follower reads on its own).
+   */
+  recent(after: number, limit: number): Change[] | undefined {
+    const last = this.#last;
+    if (last === undefined || after < last.from || Date.now() - last.readAt >= LINGER_MS) return undefined;
+    const start = last.changes.findIndex((change) => sequenceOf(change.id) > after);
+    return start === -1 ? undefined : last.changes.slice(start, start + limit);
   }
 
   /**
@@ -105,15 +125,20 @@ export class ChangeTail {
 
   /**
    * The reader: waits for a change after `#at` (until the first follower's time is out, or
-   * `LINGER_MS` once it served them all), reads once, hands it out; stops when it finds no
-   * follower. The followers' times are kept here, so that the wait of them all is one timer.
+   * `LINGER_MS` once it served them all), reads once, hands it out; stops when a wait ends
+   * with no follower, but for a change that comes while it lingers. The followers' times
+   * are kept here, so that the wait of them all is one timer.
    */
   async #read(): Promise<void> {
-    for (let lingering = false; ; ) {
-      const toRead = this.#rewound || (await this.#waitForChange(lingering));
+    // Until when it goes on once it has served every follower (none came back yet).
+    let lingerUntil: number | undefined;
+    for (;;) {
+      const toRead = this.#rewound || (await this.#waitForChange(lingerUntil));
       this.#letGoTimedOut();
-      if (this.#followers.size === 0) break;
-      lingering = false;
+      const lingering = lingerUntil !== undefined && Date.now() < lingerUntil;
+      // Followers served a change ago are on their way back: a change now is read for them.
+      if (this.#followers.size === 0 && !(lingering && toRead)) break;
+      if (this.#followers.size > 0) lingerUntil = undefined;
       if (!toRead) continue;
       this.#rewound = false;
       const from = this.#at ?? 0;
@@ -125,9 +150,11 @@ export class ChangeTail {
         break;
       }
       const last = changes.at(-1);
+      if (last !== undefined) this.#last = { from, changes, readAt: Date.now() };
       // Moved back while it read: it reads again from there.
       if (last !== undefined && this.#at === from) this.#at = sequenceOf(last.id);
-      lingering = this.#handOut(from, changes);
+      this.#handOut(from, changes);
+      if (this.#followers.size === 0) lingerUntil ??= Date.now() + LINGER_MS;
     }
     this.#at = undefined;
     this.#rewound = false;
@@ -138,9 +165,9 @@ export class ChangeTail {
    * wait was out of time, or woken to be timed again (if a change is there, the next wait
    * says so at once). Moved back while it waited, it is to read.
    */
-  async #waitForChange(lingering: boolean): Promise<boolean> {
+  async #waitForChange(lingerUntil: number | undefined): Promise<boolean> {
     const now = Date.now();
-    this.#waitUntil = Math.min(this.#firstUntil(), lingering ? now + LINGER_MS : Infinity);
+    this.#waitUntil = Math.min(this.#firstUntil(), lingerUntil ?? Infinity);
     const wake = (this.#wake = new Wake());
     await this.#log.waitAfter(this.#at ?? 0, Math.max(0, this.#waitUntil - now), { signal: wake });
     this.#wake = undefined;
@@ -158,15 +185,13 @@ export class ChangeTail {
     for (const follower of this.#followers) if (follower.until <= now) follower.settle([]);
   }
 
-  /** Hands each follower at or past `from` the changes after its own `after`; true when none is left waiting. */
-  #handOut(from: number, changes: Change[]): boolean {
-    if (changes.length === 0) return false;
+  /** Hands each follower at or past `from` the changes after its own `after`. */
+  #handOut(from: number, changes: Change[]): void {
     for (const follower of this.#followers) {
       if (follower.after < from) continue;
       const start = changes.findIndex((change) => sequenceOf(change.id) > follower.after);
       if (start !== -1) follower.settle(changes.slice(start, start + follower.limit));
     }
-    return this.#followers.size === 0;
   }
 }
 
