@@ -3,7 +3,7 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { withApp } from './app.js';
 import { type Plan } from './compare.js';
-import { type ServerProcess } from './processes.js';
+import { baselineScript, startServer, type ServerProcess } from './processes.js';
 import { createOfNewValue } from './workloads.js';
 
 /** How many followers the phase holds, and how many creates it times with each set held. */
@@ -28,6 +28,8 @@ export interface FollowersResult {
   readonly rssNoneMb: number;
   readonly rssStreamsMb: number;
   readonly rssBothMb: number;
+  /** Bare node:http (baseline a) writing each create to as many held responses: `creates` creates with none held and with them, ms; its RSS without and with them, MB. */
+  readonly bare: { readonly noneMs: number; readonly streamsMs: number; readonly rssNoneMb: number; readonly rssStreamsMb: number };
 }
 
 /** The phase's size: the issue's in a full run, a tenth in --quick. */
@@ -40,22 +42,45 @@ export function followersPlanOf(quick: boolean): FollowersPlan {
  * `streams` event streams held, then with `polls` long polls held as well (each asks again
  * from its next as soon as it is answered, as a follower does), checking that every
  * follower receives every change; the app's RSS is read once each set is held. The app
- * takes as many followers per key and in all as the phase holds.
+ * takes as many followers per key and in all as the phase holds. Then bare node:http does
+ * the same creates with as many streams held, each create written to each: the floor of
+ * what a change costs per held stream on this machine.
  */
 export async function followersPhase(followersPlan: FollowersPlan, dir: string, plan: Plan, pinned: boolean): Promise<FollowersResult> {
   const held = followersPlan.streams + followersPlan.polls;
   checkOpenFiles(held);
   const bounds = { FOLLOWERS_PER_KEY: String(held), FOLLOWERS_MAX: String(held) };
-  const result = await withApp({ storage: 'sqlite', sqlitePath: join(dir, 'followers.db'), env: bounds }, pinned, (app) => followWhileWriting(app, followersPlan, plan));
+  const app = await withApp({ storage: 'sqlite', sqlitePath: join(dir, 'followers.db'), env: bounds }, pinned, (server) => followWhileWriting(server, followersPlan, plan));
+  const baseline = await startServer({ name: '(a) node-http', script: baselineScript('node-http'), env: { ...process.env }, ready: { stdoutLine: 'listening' } }, pinned);
+  const bare = await streamsOnBare(baseline, followersPlan, plan).finally(() => baseline.stop());
+  const result = { ...app, bare };
   const { streams, polls, creates } = followersPlan;
   console.log(
     `followers: ${creates} creates ${result.noneMs.toFixed(0)} ms with none held, ${result.streamsMs.toFixed(0)} ms with ${streams} streams, ` +
-      `${result.bothMs.toFixed(0)} ms with ${polls} long polls as well; ${result.missed} missed a change; RSS ${result.rssNoneMb.toFixed(0)} -> ${result.rssBothMb.toFixed(0)} MB`,
+      `${result.bothMs.toFixed(0)} ms with ${polls} long polls as well; ${result.missed} missed a change; RSS ${result.rssNoneMb.toFixed(0)} -> ${result.rssBothMb.toFixed(0)} MB; ` +
+      `bare node:http ${bare.noneMs.toFixed(0)} ms with none, ${bare.streamsMs.toFixed(0)} ms with ${streams} streams`,
   );
   return result;
 }
 
-async function followWhileWriting(app: ServerProcess, followersPlan: FollowersPlan, plan: Plan): Promise<FollowersResult> {
+/** The same creates on bare node:http, with none and with `streams` event streams held, each of which must get every create. */
+async function streamsOnBare(bare: ServerProcess, followersPlan: FollowersPlan, plan: Plan): Promise<FollowersResult['bare']> {
+  const { streams: streamCount, creates } = followersPlan;
+  await createInTurn(bare, plan, creates);
+  const noneMs = await createInTurn(bare, plan, creates);
+  const rssNoneMb = rssOf(bare);
+  const streams = await Promise.all(Array.from({ length: streamCount }, () => openStream(bare, plan, '0')));
+  await settle();
+  const rssStreamsMb = rssOf(bare);
+  const streamsMs = await createInTurn(bare, plan, creates);
+  await until(() => streams.every((stream) => stream.received >= creates));
+  const short = streams.filter((stream) => stream.received < creates).length;
+  for (const stream of streams) stream.stop();
+  if (short > 0) throw new Error(`${short} event streams of ${bare.name} missed a create`);
+  return { noneMs, streamsMs, rssNoneMb, rssStreamsMb };
+}
+
+async function followWhileWriting(app: ServerProcess, followersPlan: FollowersPlan, plan: Plan): Promise<Omit<FollowersResult, 'bare'>> {
   const { streams: streamCount, polls: pollCount, creates } = followersPlan;
   // The first creates warm the app (and its statements) up; the tail they end at is where the followers start.
   await createInTurn(app, plan, creates);

@@ -69,7 +69,7 @@ function scale(overrides: Partial<ScaleResult> = {}): ScaleResult {
 
 /** The followers phase at the size: 50 creates in 200 ms with none held, 600 ms with the streams, 100 MB of RSS for 4,000 followers. */
 function followers(overrides: Partial<FollowersResult> = {}): FollowersResult {
-  return { streams: 2000, polls: 2000, creates: 50, noneMs: 200, streamsMs: 600, bothMs: 1000, missed: 0, rssNoneMb: 100, rssStreamsMb: 150, rssBothMb: 200, ...overrides };
+  return { streams: 2000, polls: 2000, creates: 50, noneMs: 200, streamsMs: 600, bothMs: 1000, missed: 0, rssNoneMb: 100, rssStreamsMb: 150, rssBothMb: 200, bare: { noneMs: 50, streamsMs: 250, rssNoneMb: 60, rssStreamsMb: 95 }, ...overrides };
 }
 
 /** A run in which every part ran, each figure as given. */
@@ -193,6 +193,7 @@ describe('the followers targets', () => {
     expect(byName(targets, 'sqlite: 50 sequential creates with 2,000 event streams held / with none')).toMatchObject({ measured: 3, met: true });
     // (600 - 200) ms over 50 creates and 2,000 streams: 4 µs a change and stream.
     expect(byName(targets, 'sqlite: the time a change adds per held event stream')).toMatchObject({ measured: 4, met: null });
+    expect(byName(targets, '(a) bare node:http: the time a change adds per held event stream')).toMatchObject({ measured: 2, met: null });
     // 100 MB over 4,000 followers.
     expect(byName(targets, 'sqlite: memory a held follower costs')).toMatchObject({ measured: 25.6, met: true });
     const missed = checkTargets(run({ followers: followers({ streamsMs: 801, missed: 1, rssBothMb: 240 }) }));

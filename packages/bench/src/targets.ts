@@ -130,9 +130,11 @@ export function followersTargets(followers: FollowersResult): Target[] {
   return [
     target(`sqlite: ${creates} sequential creates with ${held} held / with none`, quotient(streamsMs, noneMs), { atMost: 4 }),
     target(`sqlite: the time a change adds per held event stream, µs`, ((streamsMs - noneMs) * 1000) / creates / streams, 'report'),
+    target(`(a) bare node:http: the time a change adds per held event stream, µs`, ((followers.bare.streamsMs - followers.bare.noneMs) * 1000) / creates / streams, 'report'),
     target(`sqlite: ${creates} sequential creates with ${withPolls} held / with none`, quotient(bothMs, noneMs), 'report'),
     target(`sqlite: followers held (${withPolls}) that missed a change`, followers.missed, { atMost: 0 }),
     target(`sqlite: memory a held follower costs (RSS delta / followers, ${withPolls}), KB`, perFollowerKb, { atMost: FOLLOWER_MEMORY_KB }),
+    target(`(a) bare node:http: memory a held event stream costs (RSS delta / streams), KB`, ((followers.bare.rssStreamsMb - followers.bare.rssNoneMb) * 1024) / streams, 'report'),
   ];
 }
 
