@@ -191,7 +191,7 @@ describe('followers held open', () => {
     const answered = await Promise.all(polls);
     for (const stream of streams) stream.close();
     expect({
-      events: events.map(([event]) => JSON.parse(event?.data ?? 'null').data.value),
+      events: events.map(([event]) => (JSON.parse(event?.data ?? 'null') as { data: { value: string } }).data.value),
       polls: answered.map((answer) => dataOf(answer).map((change) => change.data.value)),
       reads: reads.mock.calls.length,
     }).toEqual({ events: Array.from({ length: held }, () => 'um'), polls: Array.from({ length: held }, () => ['um']), reads: 1 });
