@@ -99,7 +99,9 @@ async function followWhileWriting(app: ServerProcess, followersPlan: FollowersPl
   const rssBothMb = rssOf(app);
   const bothMs = await createInTurn(app, plan, creates);
   await until(() => streams.every((stream) => stream.received >= 2 * creates) && polls.every((poll) => poll.received >= creates));
-  const missed = streams.filter((stream) => stream.received < 2 * creates).length + polls.filter((poll) => poll.received < creates).length;
+  const short = [...streams.filter((stream) => stream.received < 2 * creates), ...polls.filter((poll) => poll.received < creates)];
+  const missed = short.length;
+  if (missed > 0) console.error(`followers: ${missed} missed a change: ${short.map((follower) => `${follower.kind} got ${follower.received}`).join(', ')}`);
   for (const follower of [...streams, ...polls]) follower.stop();
   agent.destroy();
   return { streams: streamCount, polls: pollCount, creates, noneMs, streamsMs, bothMs, missed, rssNoneMb, rssStreamsMb, rssBothMb };
@@ -107,6 +109,7 @@ async function followWhileWriting(app: ServerProcess, followersPlan: FollowersPl
 
 /** A follower the phase holds: how many changes it has received, the id of the last. */
 interface Follower {
+  readonly kind: 'stream' | 'poll';
   readonly received: number;
   readonly lastId: string;
   stop(): void;
@@ -124,7 +127,7 @@ function openStream(app: ServerProcess, plan: Plan, after: string): Promise<Foll
           res.resume();
           return;
         }
-        const follower = { received: 0, lastId: after, stop: () => outgoing.destroy() };
+        const follower = { kind: 'stream' as const, received: 0, lastId: after, stop: () => outgoing.destroy() };
         countEvents(res, (id) => {
           follower.received += 1;
           follower.lastId = id;
@@ -159,6 +162,7 @@ function pollOn(app: ServerProcess, plan: Plan, agent: Agent, after: string): Fo
   const url = new URL(app.url);
   let stopped = false;
   const follower = {
+    kind: 'poll' as const,
     received: 0,
     lastId: after,
     stop: () => {
@@ -177,10 +181,13 @@ function pollOn(app: ServerProcess, plan: Plan, agent: Agent, after: string): Fo
         follower.received += data.length;
         follower.lastId = data.at(-1)?.id ?? follower.lastId;
         if (res.statusCode === 200) ask();
-        else console.error(`a long poll of ${app.name} answered ${res.statusCode ?? 0}`);
+        else console.error(`a long poll of ${app.name} answered ${res.statusCode ?? 0}: ${body.slice(0, 200)}`);
       });
     });
-    outgoing.on('error', () => undefined);
+    outgoing.on('error', (error) => {
+      // Cut when the phase is over: stopped first.
+      if (!stopped) console.error(`a long poll of ${app.name} failed: ${error.message}`);
+    });
     outgoing.end();
   };
   ask();
