@@ -157,7 +157,7 @@ function countEvents(res: IncomingMessage, onEvent: (id: string) => void): void 
   });
 }
 
-/** A long poll that asks again from where its answer ends, until stopped; counts the changes it is answered. */
+/** A long poll that asks again from where its answer ends (after a pause when it is not answered 200), until stopped; counts the changes it is answered. */
 function pollOn(app: ServerProcess, plan: Plan, agent: Agent, after: string): Follower {
   const url = new URL(app.url);
   let stopped = false;
@@ -180,8 +180,13 @@ function pollOn(app: ServerProcess, plan: Plan, agent: Agent, after: string): Fo
         const data = res.statusCode === 200 ? ((JSON.parse(body) as { data: { id: string }[] }).data) : [];
         follower.received += data.length;
         follower.lastId = data.at(-1)?.id ?? follower.lastId;
-        if (res.statusCode === 200) ask();
-        else console.error(`a long poll of ${app.name} answered ${res.statusCode ?? 0}: ${body.slice(0, 200)}`);
+        if (res.statusCode === 200) {
+          ask();
+          return;
+        }
+        // As a follower does (the client's `follow`): a refusal or a 503 is asked again after a pause, from where it was.
+        console.error(`a long poll of ${app.name} answered ${res.statusCode ?? 0}, asked again in 1 s: ${body.slice(0, 200)}`);
+        setTimeout(ask, 1000);
       });
     });
     outgoing.on('error', (error) => {
