@@ -1,6 +1,6 @@
 import { type ChangesRequest, type ReadOptions } from '@workplan/core';
 import { openEventStream, send, type HttpAnswer } from '@workplan/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { drainable } from './drain.js';
 import { type HttpAppOptions } from './http-app.js';
 import { type ChangesFeed } from './resources.js';
@@ -173,5 +173,27 @@ describe('the event stream', () => {
     const either = await send(baseUrl, { path: '/api/v1/changes', headers: { key, accept: 'application/json, text/event-stream' } });
     expect([head.headers['content-type'], either.headers['content-type']]).toEqual(['application/json; charset=utf-8', 'application/json; charset=utf-8']);
     expect(either.headers.vary).toBe('Accept');
+  });
+});
+
+describe('followers held open', () => {
+  it('are served a write from one read of the storage, however many streams and long polls wait', async () => {
+    const app = await serve();
+    await create(app.baseUrl, 'antes');
+    const held = 6;
+    const streams = await Promise.all(Array.from({ length: held }, () => openEventStream(app.baseUrl, '/api/v1/changes?after=1', { key })));
+    const polls = Array.from({ length: held }, () => changes(app.baseUrl, '?after=1&wait=10'));
+    // Each has read its first page (the streams' came before their headers) and waits at the end.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const reads = vi.spyOn(app.changes, 'read');
+    await create(app.baseUrl, 'um');
+    const events = await Promise.all(streams.map((stream) => stream.events(1)));
+    const answered = await Promise.all(polls);
+    for (const stream of streams) stream.close();
+    expect({
+      events: events.map(([event]) => (JSON.parse(event?.data ?? 'null') as { data: { value: string } }).data.value),
+      polls: answered.map((answer) => dataOf(answer).map((change) => change.data.value)),
+      reads: reads.mock.calls.length,
+    }).toEqual({ events: Array.from({ length: held }, () => 'um'), polls: Array.from({ length: held }, () => ['um']), reads: 1 });
   });
 });

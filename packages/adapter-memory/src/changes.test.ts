@@ -1,7 +1,7 @@
 // The core's history and change feed use cases, on the memory storage (see catalog.test.ts for why here).
 import { createWorkplan, revisionOf, systemClock, workSchedule, WorkplanError, type Clock, type Workplan, type WorkplanErrorKind } from '@workplan/core';
 import { insertRecord, isSettled } from '@workplan/testing';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRecordRepository } from './memory-repository.js';
 import { createMemoryStorage, type MemoryStorage } from './memory-storage.js';
 
@@ -96,6 +96,91 @@ describe('history and changes', () => {
       // Woken by the commit, not by the end of its wait (an order, not a time).
       expect(await isSettled(reading)).toBe(true);
       await expect(reading).resolves.toMatchObject({ changes: [{ action: 'create', data: { value: 'acordou' } }] });
+    });
+
+    describe('read once for every follower waiting', () => {
+      /** Lets every read already called run up to its wait (the memory log answers within a few turns of the loop). */
+      const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+      /** How many times the log is read for one create while `followers` wait at its end. */
+      async function readsOfOneCreate(followers: number): Promise<number> {
+        const own = createMemoryStorage();
+        const live = createWorkplan({ ...own.repositories, changes: own.changes, clock: systemClock });
+        const { next } = await live.changes.read();
+        const reads = vi.spyOn(own.changes, 'read');
+        const following = Array.from({ length: followers }, () => live.changes.read({ after: next, wait: 10 }));
+        await settled();
+        reads.mockClear();
+        await live.workSchedules.create({ value: `com ${followers}` });
+        const pages = await Promise.all(following);
+        expect(pages.map((page) => page.changes.map((change) => change.data?.value))).toEqual(Array.from({ length: followers }, () => [`com ${followers}`]));
+        const count = reads.mock.calls.length;
+        reads.mockRestore();
+        return count;
+      }
+
+      it('reads a change once whether one follower or twenty wait for it', async () => {
+        expect([await readsOfOneCreate(1), await readsOfOneCreate(20)]).toEqual([1, 1]);
+      });
+
+      it('reads each of M changes once while N followers read on from each page (as streams do)', async () => {
+        const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+        const { next: start } = await live.changes.read();
+        const rounds = 5;
+        const follow = async (): Promise<string[]> => {
+          const seen: string[] = [];
+          for (let after = start; seen.length < rounds; ) {
+            const page = await live.changes.read({ after, wait: 10 });
+            seen.push(...page.changes.map((change) => String(change.data?.value)));
+            after = page.next;
+          }
+          return seen;
+        };
+        const followers = Array.from({ length: 10 }, follow);
+        await settled();
+        const reads = vi.spyOn(storage.changes, 'read');
+        const values = Array.from({ length: rounds }, (_, index) => `m${index}`);
+        for (const value of values) {
+          await live.workSchedules.create({ value });
+          await settled();
+        }
+        expect(await Promise.all(followers)).toEqual(Array.from({ length: 10 }, () => values));
+        expect(reads.mock.calls.length).toBe(rounds);
+      });
+
+      it('serves followers a change behind (long polls answered a change ago, coming back) from the shared read', async () => {
+        const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+        const { next: start } = await live.changes.read();
+        const polls = (after: string) => Array.from({ length: 10 }, () => live.changes.read({ after, wait: 10 }));
+        const first = polls(start);
+        await settled();
+        const reads = vi.spyOn(storage.changes, 'read');
+        await live.workSchedules.create({ value: 'x' });
+        const answered = await Promise.all(first);
+        // Committed before any comes back.
+        await live.workSchedules.create({ value: 'y' });
+        await settled();
+        const again = await Promise.all(answered.map((page) => live.changes.read({ after: page.next, wait: 10 })));
+        expect(again.map((page) => page.changes.map((change) => change.data?.value))).toEqual(Array.from({ length: 10 }, () => ['y']));
+        expect(reads.mock.calls.length).toBe(2);
+      });
+
+      it('lets a follower behind read up on its own, in order, then be served with the rest', async () => {
+        const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+        for (const value of ['a', 'b', 'c']) await live.workSchedules.create({ value });
+        const { next: end } = await live.changes.read({ limit: 1000 });
+        const atEnd = live.changes.read({ after: end, wait: 10 });
+        await settled();
+        const seen: string[] = [];
+        for (let after = '0'; seen.length < 4; ) {
+          const page = await live.changes.read({ after, limit: 1, wait: 10 });
+          seen.push(...page.changes.map((change) => String(change.data?.value)));
+          after = page.next;
+          if (seen.length === 3) await live.workSchedules.create({ value: 'd' });
+        }
+        expect(seen).toEqual(['a', 'b', 'c', 'd']);
+        await expect(atEnd).resolves.toMatchObject({ changes: [{ data: { value: 'd' } }] });
+      });
     });
 
     it('answers no change once the wait is over', async () => {

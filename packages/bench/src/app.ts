@@ -10,7 +10,7 @@ export const BENCH_KEY = `bench-${randomBytes(12).toString('hex')}`;
 // app runs in its default production configuration (logs and metrics as shipped).
 const LEFT_AT_DEFAULT = [
   'API_KEYS_FILE', 'LIST_MAX_LIMIT', 'LOG_LEVEL', 'METRICS', 'RATE_LIMIT_PER_MINUTE', 'MONGODB_URI', 'MONGODB_TIMEOUT_MS', 'STORAGE',
-  'SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS', 'WEBHOOKS_FILE',
+  'SQLITE_PATH', 'SQLITE_SYNCHRONOUS', 'SQLITE_BUSY_TIMEOUT_MS', 'WEBHOOKS_FILE', 'FOLLOWERS_PER_KEY', 'FOLLOWERS_MAX',
 ];
 
 export interface AppSpec {
@@ -20,6 +20,8 @@ export interface AppSpec {
   readonly nodeFlags?: readonly string[];
   /** The webhook subscriptions file (WEBHOOKS_FILE); unset, no webhooks. */
   readonly webhooksFile?: string;
+  /** Settings besides the defaults (the followers phase's bounds). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -58,6 +60,7 @@ export function appEnvironment(spec: AppSpec): Record<string, string | undefined
   Object.assign(env, { NODE_ENV: spec.storage === 'memory' ? undefined : 'production', API_KEYS: BENCH_KEY, STORAGE: spec.storage });
   if (spec.sqlitePath !== undefined) env.SQLITE_PATH = spec.sqlitePath;
   if (spec.webhooksFile !== undefined) env.WEBHOOKS_FILE = spec.webhooksFile;
+  Object.assign(env, spec.env);
   return env;
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaleScenario } from './at-scale.js';
 import { changesPhase, changesPlanOf } from './change-feed.js';
+import { followersPhase, followersPlanOf } from './followers.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { APP_MAIN, pinLoadGenerator } from './processes.js';
@@ -13,7 +14,7 @@ import { markdownReport, operationRows, targetRows, textTable } from './report.j
 import { type Measured, type Results } from './results.js';
 import { planOf, throughputScenario } from './scenarios.js';
 import { soak } from './soak.js';
-import { checkTargets } from './targets.js';
+import { checkTargets, followersTargets } from './targets.js';
 import { webhooksPhase, webhooksPlanOf } from './webhooks.js';
 
 async function main(): Promise<void> {
@@ -34,6 +35,12 @@ async function main(): Promise<void> {
     console.log(`\ntop functions by self time under ${operation} load:\n${formatHot(hot, 25)}`);
     return;
   }
+  if (options.mode === 'followers') {
+    const workDir = await mkdtemp(join(tmpdir(), 'workplan-bench-'));
+    const followers = await followersPhase(followersPlanOf(false), workDir, plan, pinned);
+    console.log(`\n${textTable(targetRows({ targets: followersTargets(followers) }))}\n`);
+    return;
+  }
   console.log(
     `bench (${options.mode}): ${options.rounds} round(s) of ${options.roundSeconds} s, ${options.connections} connections, ` +
       `pinned: ${pinning}; about ${estimateMinutes(options)} min; results in ${options.outDir}`,
@@ -48,6 +55,7 @@ async function main(): Promise<void> {
   const scale = options.scaleRecords === 0 ? undefined : await scaleScenario(options.scaleRecords, workDir, plan, pinned);
   const changes = await changesPhase(changesPlanOf(quick), workDir, plan, pinned);
   const webhooks = await webhooksPhase(options.seedRecords, webhooksPlanOf(quick), workDir, plan, pinned);
+  const followers = await followersPhase(followersPlanOf(quick), workDir, plan, pinned);
   const measured: Measured = {
     meta: {
       date: new Date(started).toISOString(),
@@ -66,6 +74,7 @@ async function main(): Promise<void> {
     scale,
     changes,
     webhooks,
+    followers,
   };
   const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(operationRows(results))}\n\n${textTable(targetRows(results))}\n`);

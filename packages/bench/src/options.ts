@@ -8,7 +8,8 @@ export type ProfiledOperation = (typeof PROFILED_OPERATIONS)[number];
 
 /** How one bench run goes, from its flags and `BENCH_*` variables, read once at start. */
 export interface BenchOptions {
-  readonly mode: 'full' | 'quick' | 'profile';
+  /** `followers`: only the followers phase (issue 50), at a full run's size, its targets printed and nothing written. */
+  readonly mode: 'full' | 'quick' | 'profile' | 'followers';
   readonly rounds: number;
   readonly roundSeconds: number;
   readonly warmupSeconds: number;
@@ -31,8 +32,9 @@ export interface BenchOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export const USAGE = `usage: pnpm bench [--quick | --profile] [--out DIR] [--no-pin]
+export const USAGE = `usage: pnpm bench [--quick | --profile | --followers] [--out DIR] [--no-pin]
   --quick       1 round of 2 s, soak 5 s, smaller phases: checks the harness, measures nothing
+  --followers   only the followers phase (2,000 event streams and 2,000 long polls on SQLite), its targets printed, nothing written
   --profile     CPU profile of the app under load (BENCH_PROFILE: find, list100, list1000, create, update); prints the top functions
   --out DIR     where results go (full run: docs/benchmarks; otherwise a temp dir)
   --no-pin      do not pin processes to cores with taskset
@@ -47,13 +49,13 @@ export function parseOptions(argv: readonly string[], env: Env): BenchOptions {
   const flags = new Set(argv.filter((arg) => arg.startsWith('--')));
   const outIndex = argv.indexOf('--out');
   const outArg = outIndex >= 0 ? argv[outIndex + 1] : undefined;
-  const known = ['--quick', '--profile', '--out', '--no-pin', '--help'];
+  const known = ['--quick', '--profile', '--followers', '--out', '--no-pin', '--help'];
   const unknown = [...flags].filter((flag) => !known.includes(flag));
   if (flags.has('--help') || unknown.length > 0 || (outIndex >= 0 && outArg === undefined)) {
     throw new Error(unknown.length > 0 ? `unknown flag ${unknown.join(', ')}\n${USAGE}` : USAGE);
   }
   const quick = flags.has('--quick');
-  const mode = flags.has('--profile') ? 'profile' : quick ? 'quick' : 'full';
+  const mode = flags.has('--profile') ? 'profile' : flags.has('--followers') ? 'followers' : quick ? 'quick' : 'full';
   const defaultOut = mode === 'full' ? fileURLToPath(new URL('../../../docs/benchmarks', import.meta.url)) : join(tmpdir(), `workplan-bench-${mode}-${Date.now()}`);
   return {
     mode,

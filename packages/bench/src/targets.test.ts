@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ScaleResult } from './at-scale.js';
 import { type Comparison, type Summary } from './compare.js';
+import { type FollowersResult } from './followers.js';
 import { type Sample } from './load.js';
 import { formatMet } from './report.js';
 import { type Measured } from './results.js';
@@ -66,6 +67,11 @@ function scale(overrides: Partial<ScaleResult> = {}): ScaleResult {
   };
 }
 
+/** The followers phase at the size: 50 creates in 200 ms with none held, 600 ms with the streams, 100 MB of RSS for 4,000 followers. */
+function followers(overrides: Partial<FollowersResult> = {}): FollowersResult {
+  return { streams: 2000, polls: 2000, creates: 50, noneMs: 200, streamsMs: 600, bothMs: 1000, missed: 0, rssNoneMb: 100, rssStreamsMb: 150, rssBothMb: 200, bare: { noneMs: 50, streamsMs: 250, rssNoneMb: 60, rssStreamsMb: 95 }, ...overrides };
+}
+
 /** A run in which every part ran, each figure as given. */
 function run(parts: Partial<Measured> = {}): Measured {
   return {
@@ -80,6 +86,7 @@ function run(parts: Partial<Measured> = {}): Measured {
       drain: { changes: 100_000, seconds: 40, perSecond: 2500 },
       isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 10.5) } },
     },
+    followers: followers(),
     ...parts,
   };
 }
@@ -90,7 +97,7 @@ describe('checkTargets', () => {
   it('meets every target on a run whose every figure is within it', () => {
     const targets = checkTargets(run());
     expect(targets.filter((t) => t.threshold !== null && t.met !== true)).toEqual([]);
-    expect(targets.filter((t) => t.threshold !== null)).toHaveLength(4 + 4 + 6 + 5 + 4);
+    expect(targets.filter((t) => t.threshold !== null)).toHaveLength(4 + 4 + 6 + 5 + 3 + 4);
   });
 
   it('holds the app on memory to 1.0 of NestJS on Express on find, list of 100, create and update, and reports NestJS on Fastify', () => {
@@ -177,5 +184,19 @@ describe('checkTargets', () => {
     expect(every(run({ soak: { ...soak, sample: { ...sample(1000), non2xx: 5 } } }))).toBe(5);
     const silent = checkTargets(run({ soak: { ...soak, sample: { ...sample(0), requests: 0 } } }));
     expect(byName(silent, 'every run: runs that got no answer')).toMatchObject({ measured: 1, met: false });
+  });
+});
+
+describe('the followers targets', () => {
+  it('hold creates with 2,000 streams to 4x, every follower to every change and a follower to its memory bound, and report the time a stream adds', () => {
+    const targets = checkTargets(run());
+    expect(byName(targets, 'sqlite: 50 sequential creates with 2,000 event streams held / with none')).toMatchObject({ measured: 3, met: true });
+    // (600 - 200) ms over 50 creates and 2,000 streams: 4 µs a change and stream.
+    expect(byName(targets, 'sqlite: the time a change adds per held event stream')).toMatchObject({ measured: 4, met: null });
+    expect(byName(targets, '(a) bare node:http: the time a change adds per held event stream')).toMatchObject({ measured: 2, met: null });
+    // 100 MB over 4,000 followers.
+    expect(byName(targets, 'sqlite: memory a held follower costs')).toMatchObject({ measured: 25.6, met: true });
+    const missed = checkTargets(run({ followers: followers({ streamsMs: 801, missed: 1, rssBothMb: 240 }) }));
+    expect(['sqlite: 50 sequential creates with 2,000 event streams held', 'sqlite: followers held', 'sqlite: memory a held follower'].map((name) => byName(missed, name)?.met)).toEqual([false, false, false]);
   });
 });

@@ -1,5 +1,6 @@
 import { type ScaleResult } from './at-scale.js';
 import { type Comparison, type Summary } from './compare.js';
+import { type FollowersResult } from './followers.js';
 import { type Sample } from './load.js';
 import { ratio, type Measured } from './results.js';
 import { FINDS_BESIDE_CREATES } from './scenarios.js';
@@ -46,7 +47,7 @@ function quotient(top: number | undefined, bottom: number | undefined): number |
  * where a target's bound is set. Rows with no bound report a figure the table asks for.
  */
 export function checkTargets(results: Measured): Target[] {
-  return [...peerTargets(results), ...cpuRows(results), ...sqliteTargets(results), ...scaleTargets(results.scale), ...changesTargets(results), ...soakTargets(results)];
+  return [...peerTargets(results), ...cpuRows(results), ...sqliteTargets(results), ...scaleTargets(results.scale), ...changesTargets(results), ...followersTargets(results.followers), ...soakTargets(results)];
 }
 
 const p99 = (comparison: Comparison | undefined, op: Operation, key: string): number | undefined => comparison?.[op]?.[key]?.p99Ms;
@@ -110,6 +111,30 @@ function changesTargets(results: Measured): Target[] {
     target(`sqlite: a webhook delivered at ${latency.perSecond} changes/s, from the write's request, p99, ms`, latency.p99Ms, { atMost: 1000 }),
     target(`sqlite: a webhook backlog of ${drain.changes.toLocaleString('en')} changes drained, changes/s`, drain.perSecond, { atLeast: 2000 }),
     target('sqlite: find p99 beside a webhook receiver that never answers / without webhooks', quotient(p99(isolation, 'find', 'hanging'), p99(isolation, 'find', 'without')), { atMost: 1.1 }),
+  ];
+}
+
+/**
+ * What a held follower may cost in memory (RSS delta / followers held), KB: twice what a bare
+ * node:http server holding a response open costs (docs/benchmarks/README.md says how much),
+ * room for the app's own state of a request (Express's, its context, the follower's wait).
+ */
+export const FOLLOWER_MEMORY_KB = 35;
+
+/** Issue 50, point 2, on SQLite: a write costs about the same with followers held as with none, and each gets every change. */
+export function followersTargets(followers: FollowersResult): Target[] {
+  const { streams, polls, creates, noneMs, streamsMs, bothMs } = followers;
+  const held = `${streams.toLocaleString('en')} event streams`;
+  const withPolls = `${held} and ${polls.toLocaleString('en')} long polls`;
+  const perFollowerKb = ((followers.rssBothMb - followers.rssNoneMb) * 1024) / (streams + polls);
+  return [
+    target(`sqlite: ${creates} sequential creates with ${held} held / with none`, quotient(streamsMs, noneMs), { atMost: 4 }),
+    target(`sqlite: the time a change adds per held event stream, µs`, ((streamsMs - noneMs) * 1000) / creates / streams, 'report'),
+    target(`(a) bare node:http: the time a change adds per held event stream, µs`, ((followers.bare.streamsMs - followers.bare.noneMs) * 1000) / creates / streams, 'report'),
+    target(`sqlite: ${creates} sequential creates with ${withPolls} held / with none`, quotient(bothMs, noneMs), 'report'),
+    target(`sqlite: followers held (${withPolls}) that missed a change`, followers.missed, { atMost: 0 }),
+    target(`sqlite: memory a held follower costs (RSS delta / followers, ${withPolls}), KB`, perFollowerKb, { atMost: FOLLOWER_MEMORY_KB }),
+    target(`(a) bare node:http: memory a held event stream costs (RSS delta / streams), KB`, ((followers.bare.rssStreamsMb - followers.bare.rssNoneMb) * 1024) / streams, 'report'),
   ];
 }
 

@@ -1,5 +1,6 @@
 import { changeIdOf, sequenceOf, type Change } from './change.js';
 import { WorkplanError } from './errors.js';
+import { ChangeTail } from './change-tail.js';
 import { type ChangeLog, type Clock, type ReadOptions } from './ports.js';
 
 /** The default and the largest number of changes in one answer of the feed; the largest of a record's history too. */
@@ -64,14 +65,20 @@ function isWithin(value: number, min: number, max: number): boolean {
   return Number.isSafeInteger(value) && value >= min && value <= max;
 }
 
-/** The changes of every kind of record, in the order they were committed: what followers read. */
+/**
+ * The changes of every kind of record, in the order they were committed: what followers read.
+ * A follower behind reads its pages itself; one with nothing left to read waits at the end
+ * with every other, and is served from the one read of each new change (`ChangeTail`).
+ */
 export class ChangeFeed {
   readonly #log: ChangeLog;
   readonly #clock: Clock;
+  readonly #tail: ChangeTail;
 
   constructor(log: ChangeLog, clock: Clock) {
     this.#log = log;
     this.#clock = clock;
+    this.#tail = new ChangeTail(log);
   }
 
   /** A page of changes; `invalidQuery` for a bad request, `cursorExpired` when what followed `after` is no longer kept. */
@@ -80,14 +87,32 @@ export class ChangeFeed {
     const wait = request.wait;
     checkChangesWait(wait);
     const deadline = this.#clock.now().getTime() + (wait ?? 0) * 1000;
-    let changes = await this.#log.read(after, limit, options);
+    let changes = await this.#firstRead(after, limit, wait, options);
     for (let wakeUps = 0; changes.length === 0 && wakeUps < MAX_WAKE_UPS; wakeUps += 1) {
       const left = deadline - this.#clock.now().getTime();
       if (left <= 0 || options?.signal?.aborted === true) break;
-      await this.#log.waitAfter(after, left, options);
-      changes = await this.#log.read(after, limit, options);
+      const shared = await this.#tail.follow(after, limit, left, options?.signal);
+      // Called off while it waited: as a read of its own would be.
+      options?.signal?.throwIfAborted();
+      // The shared read failed: this follower's own read meets the failure, or reads past it.
+      changes = shared ?? (await this.#log.read(after, limit, options));
     }
     const last = changes.at(-1);
     return { changes, next: last === undefined ? changeIdOf(after) : last.id };
+  }
+
+  /**
+   * What a read answers before it waits. A follower (a read that may wait) where the shared
+   * read runs from has nothing to read yet; one behind within the last shared read is served
+   * from it; any other read reads the log.
+   */
+  async #firstRead(after: number, limit: number, wait: number | undefined, options?: ReadOptions): Promise<Change[]> {
+    if (wait !== undefined) {
+      options?.signal?.throwIfAborted();
+      if (this.#tail.isAt(after)) return [];
+      const recent = this.#tail.recent(after, limit);
+      if (recent !== undefined) return recent;
+    }
+    return this.#log.read(after, limit, options);
   }
 }
