@@ -105,7 +105,7 @@ describe('history and changes', () => {
       /** How many times the log is read for one create while `followers` wait at its end. */
       async function readsOfOneCreate(followers: number): Promise<number> {
         const own = createMemoryStorage();
-        const live = createWorkplan({ ...own.repositories, changes: own.changes, clock: systemClock });
+        const live = createWorkplan({ repositories: own.repositories, changes: own.changes, clock: systemClock });
         const { next } = await live.changes.read();
         const reads = vi.spyOn(own.changes, 'read');
         const following = Array.from({ length: followers }, () => live.changes.read({ after: next, wait: 10 }));
@@ -124,7 +124,7 @@ describe('history and changes', () => {
       });
 
       it('reads each of M changes once while N followers read on from each page (as streams do)', async () => {
-        const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+        const live = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: systemClock });
         const { next: start } = await live.changes.read();
         const rounds = 5;
         const follow = async (): Promise<string[]> => {
@@ -149,7 +149,7 @@ describe('history and changes', () => {
       });
 
       it('serves followers a change behind (long polls answered a change ago, coming back) from the shared read', async () => {
-        const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+        const live = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: systemClock });
         const { next: start } = await live.changes.read();
         const polls = (after: string) => Array.from({ length: 10 }, () => live.changes.read({ after, wait: 10 }));
         const first = polls(start);
@@ -166,7 +166,7 @@ describe('history and changes', () => {
       });
 
       it('lets a follower behind read up on its own, in order, then be served with the rest', async () => {
-        const live = createWorkplan({ ...storage.repositories, changes: storage.changes, clock: systemClock });
+        const live = createWorkplan({ repositories: storage.repositories, changes: storage.changes, clock: systemClock });
         for (const value of ['a', 'b', 'c']) await live.workSchedules.create({ value });
         const { next: end } = await live.changes.read({ limit: 1000 });
         const atEnd = live.changes.read({ after: end, wait: 10 });
