@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaleScenario } from './at-scale.js';
 import { changesPhase, changesPlanOf } from './change-feed.js';
+import { historyPhase, historyPlanOf } from './history.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { APP_MAIN, pinLoadGenerator } from './processes.js';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   const scale = options.scaleRecords === 0 ? undefined : await scaleScenario(options.scaleRecords, workDir, plan, pinned);
   const changes = await changesPhase(changesPlanOf(quick), workDir, plan, pinned);
   const webhooks = await webhooksPhase(options.seedRecords, webhooksPlanOf(quick), workDir, plan, pinned);
+  const history = await historyPhase(historyPlanOf(quick), workDir, plan, pinned);
   const measured: Measured = {
     meta: {
       date: new Date(started).toISOString(),
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
     scale,
     changes,
     webhooks,
+    history,
   };
   const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(operationRows(results))}\n\n${textTable(targetRows(results))}\n`);
@@ -76,7 +79,7 @@ async function main(): Promise<void> {
   console.log(`wrote ${json}, ${markdown}`);
 }
 
-/** Rough minutes a run takes, so the banner can say; seeding and the scale, changes and webhooks phases come on top. */
+/** Rough minutes a run takes, so the banner can say; seeding and the scale, changes, webhooks and history phases come on top. */
 function estimateMinutes(options: BenchOptions): number {
   const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
   // (a) on find and list; the peers and the memory app on five operations; SQLite on four; then the paced finds' rounds.

@@ -1,6 +1,7 @@
 import { type ScaleResult } from './at-scale.js';
 import { type ChangesResult } from './change-feed.js';
 import { type Comparison } from './compare.js';
+import { type HistoryResult } from './history.js';
 import { type Machine } from './machine.js';
 import { type ThroughputResult } from './scenarios.js';
 import { type SoakResult } from './soak.js';
@@ -31,6 +32,8 @@ export interface Results {
   readonly changes: ChangesResult;
   /** How fast webhooks deliver on SQLite, and what a receiver that hangs does to the API (issue 30). */
   readonly webhooks: WebhooksResult;
+  /** Many clients walking one long history on SQLite, and /health/live beside them (issue 50). */
+  readonly history: HistoryResult;
   /** Every target, computed from the figures above by `checkTargets`. */
   readonly targets: readonly Target[];
 }
