@@ -9,7 +9,7 @@ import { historyPhase, historyPlanOf } from './history.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { APP_MAIN, pinLoadGenerator } from './processes.js';
-import { formatHot, profileOperation } from './profile.js';
+import { formatHot, formatOwners, profileOperation } from './profile.js';
 import { markdownReport, operationRows, targetRows, textTable } from './report.js';
 import { type Measured, type Results } from './results.js';
 import { planOf, throughputScenario } from './scenarios.js';
@@ -31,8 +31,10 @@ async function main(): Promise<void> {
     const operation = options.profiled;
     const storage = options.profiledStorage;
     console.log(`profile: ${operation} on ${storage} for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
-    const hot = await profileOperation(operation, storage, plan, options.seedRecords, options.outDir, pinned);
+    const { hot, owners, cpuUsPerRequest } = await profileOperation(operation, storage, plan, options.seedRecords, options.outDir, pinned);
     console.log(`\ntop functions by self time under ${operation} load:\n${formatHot(hot, 25)}`);
+    const cpu = cpuUsPerRequest === undefined ? '' : `; the round's server CPU ${cpuUsPerRequest.toFixed(0)} µs a request, under the profiler`;
+    console.log(`\nself time by package, of the main thread's busy time${cpu}:\n${formatOwners(owners, cpuUsPerRequest)}`);
     return;
   }
   console.log(
