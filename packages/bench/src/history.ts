@@ -29,11 +29,13 @@ export interface HistoryPlan {
   readonly clients: number;
   readonly limit: number;
   readonly livesPerSecond: number;
+  /** The probe's connections: enough that a probe waits for the app, not behind the probe before it, up to some 200 ms. */
+  readonly liveConnections: number;
 }
 
 /** The phase's size in a full run and in --quick: issue 50's 48 clients and 10,000 changes, in pages of the largest limit. */
 export function historyPlanOf(quick: boolean): HistoryPlan {
-  return { changes: quick ? 1000 : 10_000, clients: 48, limit: 1000, livesPerSecond: 100 };
+  return { changes: quick ? 1000 : 10_000, clients: 48, limit: 1000, livesPerSecond: 100, liveConnections: 20 };
 }
 
 const RECORD = '/api/v1/costCenter';
@@ -132,7 +134,7 @@ async function liveBesideWalks(app: ServerProcess, plan: Plan, historyPlan: Hist
     server: app,
     seconds: plan.roundSeconds,
     headers: plan.headers,
-    loads: [{ perSecond: historyPlan.livesPerSecond, connections: 2, requests: { kind: 'get', path: '/health/live' } }],
+    loads: [{ perSecond: historyPlan.livesPerSecond, connections: historyPlan.liveConnections, requests: { kind: 'get', path: '/health/live' } }],
   };
   // Warmed first, so its counted run and the walks start together.
   await warmPacedGenerator(paced);
