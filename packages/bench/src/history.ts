@@ -21,6 +21,12 @@ export interface HistoryResult {
   readonly live: Sample;
   /** The clients' pages. */
   readonly walks: Sample;
+  /**
+   * The longest the event loop was held in any round, in ms: the app's
+   * `nodejs_eventloop_lag_max_seconds` over the round (undefined where /metrics did not say).
+   * Under load on a shared machine, a truer figure of a page's hold on the loop than a p99.
+   */
+  readonly longestBlockMs?: number | undefined;
 }
 
 /** How much the phase does. */
@@ -63,14 +69,29 @@ export async function historyPhase(historyPlan: HistoryPlan, dir: string, plan: 
     const pages = await countPages(app, plan, first, historyPlan.changes);
     const lives: Sample[] = [];
     const walks: Sample[] = [];
+    const blocks: number[] = [];
     for (let round = 1; round <= plan.rounds; round += 1) {
+      // Read once before, as prom-client starts its lag histogram again at each read of /metrics.
+      await longestBlockMsOf(app, plan);
       const [live, walk] = await liveBesideWalks(app, plan, historyPlan, first, pages);
-      console.log(`history round ${round}/${plan.rounds}: ${historyPlan.clients} clients walking ${pages} pages: ${describe(walk)}; live ${describe(live)}`);
+      const block = await longestBlockMsOf(app, plan);
+      if (block !== undefined) blocks.push(block);
+      const held = block === undefined ? '' : `; the event loop held at most ${block.toFixed(1)} ms`;
+      console.log(`history round ${round}/${plan.rounds}: ${historyPlan.clients} clients walking ${pages} pages: ${describe(walk)}; live ${describe(live)}${held}`);
       lives.push(live);
       walks.push(walk);
     }
-    return { changes: historyPlan.changes, clients: historyPlan.clients, limit: historyPlan.limit, pages, live: ofTurns(lives), walks: ofTurns(walks) };
+    const longestBlockMs = blocks.length === 0 ? undefined : Math.max(...blocks);
+    return { changes: historyPlan.changes, clients: historyPlan.clients, limit: historyPlan.limit, pages, live: ofTurns(lives), walks: ofTurns(walks), longestBlockMs };
   });
+}
+
+/** The app's longest event-loop delay since /metrics was last read, in ms; undefined where it does not say. */
+async function longestBlockMsOf(app: ServerProcess, plan: Plan): Promise<number | undefined> {
+  const response = await fetch(`${app.url}/metrics`, { headers: plan.headers });
+  const text = await response.text();
+  const seconds = /^nodejs_eventloop_lag_max_seconds (\S+)$/mu.exec(text)?.[1];
+  return response.ok && seconds !== undefined ? Number(seconds) * 1000 : undefined;
 }
 
 /** Creates one cost center and updates it until it has `changes` changes; its id. */

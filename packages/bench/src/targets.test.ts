@@ -80,7 +80,7 @@ function run(parts: Partial<Measured> = {}): Measured {
       drain: { changes: 100_000, seconds: 40, perSecond: 2500 },
       isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 10.5) } },
     },
-    history: { changes: 10_000, clients: 48, limit: 1000, pages: 10, live: sample(100, 1, 8), walks: sample(60, 400, 900) },
+    history: { changes: 10_000, clients: 48, limit: 1000, pages: 10, live: sample(100, 1, 8), walks: sample(60, 400, 900), longestBlockMs: 4 },
     ...parts,
   };
 }
@@ -163,6 +163,15 @@ describe('checkTargets', () => {
     expect(byName(checkTargets(run()), name)).toMatchObject({ name: `${name} in pages of 1000, ms`, measured: 8, threshold: '< 50', met: true });
     const stalled = run({ history: { ...run().history, live: sample(100, 1, 50) } });
     expect(byName(checkTargets(stalled), name)).toMatchObject({ measured: 50, met: false });
+  });
+
+  it('reports the server CPU a history page and the longest event-loop delay beside the walks, with no bound', () => {
+    const walks = { ...sample(60, 400, 900), requests: 600, serverCpuMs: 6000 };
+    const targets = checkTargets(run({ history: { ...run().history, walks } }));
+    expect(byName(targets, 'sqlite: server CPU a history page of 1000 beside 48 clients')).toMatchObject({ measured: 10, threshold: null });
+    expect(byName(targets, 'sqlite: the longest event-loop delay beside 48 clients')).toMatchObject({ measured: 4, threshold: null });
+    const unread = checkTargets(run({ history: { ...run().history, longestBlockMs: undefined } }));
+    expect(byName(unread, 'sqlite: the longest event-loop delay')).toMatchObject({ measured: null });
   });
 
   it('checks the soak for a leak by the heap after a full collection, and the memory app\'s RSS in the find run', () => {

@@ -1,5 +1,5 @@
 import { type ScaleResult } from './at-scale.js';
-import { type Comparison, type Summary } from './compare.js';
+import { cpuUsPerRequest, type Comparison, type Summary } from './compare.js';
 import { type HistoryResult } from './history.js';
 import { type Sample } from './load.js';
 import { ratio, type Measured } from './results.js';
@@ -118,7 +118,13 @@ function changesTargets(results: Measured): Target[] {
 function historyTargets(history: HistoryResult): Target[] {
   const { clients, changes, limit } = history;
   const name = `sqlite: /health/live p99 beside ${clients} clients walking the history of a record with ${changes.toLocaleString('en')} changes in pages of ${limit}, ms`;
-  return [target(name, history.live.p99Ms, { below: 50 })];
+  const walking = `beside ${clients} clients walking that history`;
+  const cpuUs = cpuUsPerRequest(history.walks);
+  return [
+    target(name, history.live.p99Ms, { below: 50 }),
+    target(`sqlite: server CPU a history page of ${limit} ${walking}, ms`, cpuUs === undefined ? undefined : cpuUs / 1000, 'report'),
+    target(`sqlite: the longest event-loop delay ${walking}, ms`, history.longestBlockMs, 'report'),
+  ];
 }
 
 function soakTargets(results: Measured): Target[] {
