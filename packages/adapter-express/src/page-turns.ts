@@ -8,7 +8,7 @@ export const CHANGES_PER_TURN = 100;
  * Turns of the event loop for the work of long answers, the pages of the changes feed and
  * of a record's history (up to a thousand changes each): that work is cut into pieces (a
  * page's read from the storage, the JSON of `CHANGES_PER_TURN` of its changes), and each
- * piece waits here for a turn of its own. node:sqlite reads and JSON is written on the
+ * piece waits here for a turn of its own. node:sqlite reads, and the JSON is written, on the
  * event loop, so a page done at once holds it for the whole page, and many pages asked
  * together held up every other request (`/health/live` among them) behind all of them.
  *
