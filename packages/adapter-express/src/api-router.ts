@@ -12,6 +12,7 @@ import { followerAdmission, type FollowerBounds, type FollowerRefusalWatch, type
 import { endWhenKeyGoes, identifyKey, requireKey, requireRole } from './key-check.js';
 import { listRoute } from './list-route.js';
 import { operation } from './operation.js';
+import { changesJsonInTurns, PageTurns } from './page-turns.js';
 import { noRateLimits, type RateLimits } from './rate-limits.js';
 import { recordJsonOf, type RecordJson } from './record-json.js';
 import { contextOf, requestSignal } from './request-context.js';
@@ -63,7 +64,9 @@ export function createApiRouter(options: ApiRouterOptions): Router {
   ];
   const served = options.resources.map((resource) => ({ ...resource, json: recordJsonOf(resource.field) }));
   const changesJson = changesJsonOf(served.map(({ catalog, singular, json }) => ({ kind: catalog.kind.name, singular, json })));
-  for (const resource of served) routeTable(router, resourceRoutes(resource, guarded, changesJson, basePath));
+  // One for the feed's pages and every history's: the bound holds across them all.
+  const turns = new PageTurns();
+  for (const resource of served) routeTable(router, resourceRoutes(resource, guarded, { json: changesJson, turns }, basePath));
   const changesPath = `/${changesDescription.path}`;
   const heartbeatSeconds = options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
   // A stream waits for changes a heartbeat at a time, and a wait is 1 to 30 s: anything else would end every stream.
@@ -73,6 +76,7 @@ export function createApiRouter(options: ApiRouterOptions): Router {
   const changes = changesRoute({
     feed: options.changes,
     json: changesJson,
+    turns,
     path: `${basePath}${changesPath}`,
     heartbeatSeconds,
     admitFollower: followerAdmission({ bounds: options.followerBounds, onHeld: options.onFollowerHeld, onRefused: options.onFollowerRefused }),
@@ -83,7 +87,13 @@ export function createApiRouter(options: ApiRouterOptions): Router {
   return router;
 }
 
-function resourceRoutes(resource: ServedResource, guarded: Guard, changesJson: ChangesJson, basePath: string): Record<string, RouteMethods> {
+/** How pages of changes are written: their JSON, and the turns of the event loop their pieces take. */
+interface ChangePages {
+  readonly json: ChangesJson;
+  readonly turns: PageTurns;
+}
+
+function resourceRoutes(resource: ServedResource, guarded: Guard, changePages: ChangePages, basePath: string): Record<string, RouteMethods> {
   const { catalog, singular, plural, json, messages } = resource;
   const withBody = [requireJsonMediaType, ...readJsonBody];
   const list = listRoute(catalog, json, `${basePath}/${plural}`);
@@ -119,11 +129,16 @@ function resourceRoutes(resource: ServedResource, guarded: Guard, changesJson: C
       get: guarded(messages.find, `/${singular}/:id/history`, async (req, res) => {
         const id = idParam(req);
         const parameters = changesParametersOf(req.url, HISTORY_NAMES);
-        const page = await catalog.history(id, parameters, { signal: requestSignal(res) });
+        const signal = requestSignal(res);
+        const { json, turns } = changePages;
+        // The read is a piece of the page's work (page-turns.ts): it waits for its turn.
+        await turns.begin(signal);
+        const page = await catalog.history(id, parameters, { signal });
+        const body = await changesJsonInTurns(page.changes, json, turns, signal);
         if (page.next !== undefined && !res.headersSent) {
           res.setHeader('Link', `<${basePath}/${singular}/${encodeURIComponent(id)}/history${changesQueryStringOf(parameters, page.next)}>; rel="next"`);
         }
-        sendSuccessJson(res, 200, changesJson.many(page.changes));
+        sendSuccessJson(res, 200, body);
       }),
     },
   };

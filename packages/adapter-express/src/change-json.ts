@@ -12,10 +12,9 @@ export interface ChangeWriter {
   readonly json: RecordJson;
 }
 
-/** Writes changes, of every kind described, as the contract's JSON. */
+/** Writes changes, of every kind described, as the contract's JSON (a page of them: page-turns.ts). */
 export interface ChangesJson {
   one(change: RecordChange): string;
-  many(changes: readonly RecordChange[]): string;
 }
 
 /**
@@ -36,7 +35,7 @@ export function changesJsonOf(writers: readonly ChangeWriter[]): ChangesJson {
       `"data":${record(change.data)},"previous":${record(change.previous)}}`
     );
   };
-  return { one, many: (changes) => `[${changes.map(one).join(',')}]` };
+  return { one };
 }
 
 /** The changes of every resource described, as the API writes them: for those that send them elsewhere (webhooks). */

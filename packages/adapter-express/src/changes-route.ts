@@ -5,12 +5,15 @@ import { postponeDeadline } from './deadline.js';
 import { sendSuccessJson } from './envelope.js';
 import { holdOpen, refusalOf } from './held-open.js';
 import { qualityOf } from './media-preference.js';
+import { changesJsonInTurns, type PageTurns } from './page-turns.js';
 import { requestSignal } from './request-context.js';
 
 /** How the feed is served: as a stream is, and where, for `Link`. */
 export interface ChangesRouteOptions extends StreamOptions {
   /** The feed's path: `/api/v1/changes`. */
   readonly path: string;
+  /** The turns of the event loop a page's pieces take (page-turns.ts). */
+  readonly turns: PageTurns;
 }
 
 /**
@@ -36,6 +39,8 @@ function wantsStream(req: Request): boolean {
 }
 
 async function answerPage(res: Response, parameters: ChangesParameters, options: ChangesRouteOptions): Promise<void> {
+  // The read is a piece of the page's work, which waits for its turn; a long poll's read after its wait is not.
+  await options.turns.begin(requestSignal(res));
   // A long poll waits on purpose: its deadline counts from the end of its wait.
   if (parameters.wait !== undefined) postponeDeadline(res, parameters.wait * 1000);
   // A page without `wait` is not held, so no bound counts it; a long poll is refused past one before anything is read.
@@ -50,9 +55,10 @@ async function answerPage(res: Response, parameters: ChangesParameters, options:
       throw error;
     })
     .finally(letGo);
+  const body = await changesJsonInTurns(page.changes, options.json, options.turns, requestSignal(res));
   // Refused (its key is gone) once the page was read, but before it was sent: it is not sent.
   const refusal = refusalOf(held);
   if (refusal !== undefined) throw refusal;
   if (!res.headersSent) res.setHeader('Link', `<${options.path}${changesQueryStringOf(parameters, page.next)}>; rel="next"`);
-  sendSuccessJson(res, 200, options.json.many(page.changes));
+  sendSuccessJson(res, 200, body);
 }

@@ -11,13 +11,15 @@ export function sendSuccess(res: ServerResponse, status: number, data?: unknown)
 
 /**
  * Answers `{ success: true, data }` where `dataJson` is the data already written as JSON:
- * as text, or as its UTF-8 bytes (a list's page, kept as it is sent), written between the
- * envelope's own bytes without being copied or encoded again.
+ * as text, or as its UTF-8 bytes (a list's page, kept as it is sent), or parts of them in
+ * order (a page of changes, written a piece at a time), written between the envelope's own
+ * bytes without being copied or encoded again.
  */
-export function sendSuccessJson(res: ServerResponse, status: number, dataJson: string | Uint8Array): void {
+export function sendSuccessJson(res: ServerResponse, status: number, dataJson: string | Uint8Array | readonly Uint8Array[]): void {
   if (answeredAlready(res)) return;
   if (typeof dataJson === 'string') writeJson(res, status, successJson(dataJson));
-  else writeJsonBytes(res, status, [SUCCESS_OPEN_BYTES, dataJson, SUCCESS_CLOSE_BYTES]);
+  else if (dataJson instanceof Uint8Array) writeJsonBytes(res, status, [SUCCESS_OPEN_BYTES, dataJson, SUCCESS_CLOSE_BYTES]);
+  else writeJsonBytes(res, status, [SUCCESS_OPEN_BYTES, ...dataJson, SUCCESS_CLOSE_BYTES]);
 }
 
 const SUCCESS_OPEN = '{"success":true,"data":';

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { scaleScenario } from './at-scale.js';
 import { changesPhase, changesPlanOf } from './change-feed.js';
 import { followersPhase, followersPlanOf } from './followers.js';
+import { historyPhase, historyPlanOf } from './history.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { APP_MAIN, pinLoadGenerator } from './processes.js';
-import { formatHot, profileOperation } from './profile.js';
+import { formatHot, formatOwners, profileOperation } from './profile.js';
 import { markdownReport, operationRows, targetRows, textTable } from './report.js';
 import { type Measured, type Results } from './results.js';
 import { planOf, throughputScenario } from './scenarios.js';
@@ -31,8 +32,10 @@ async function main(): Promise<void> {
     const operation = options.profiled;
     const storage = options.profiledStorage;
     console.log(`profile: ${operation} on ${storage} for ${options.roundSeconds} s, ${options.connections} connections, pinned: ${pinning}`);
-    const hot = await profileOperation(operation, storage, plan, options.seedRecords, options.outDir, pinned);
+    const { hot, owners, cpuUsPerRequest } = await profileOperation(operation, storage, plan, options.seedRecords, options.outDir, pinned);
     console.log(`\ntop functions by self time under ${operation} load:\n${formatHot(hot, 25)}`);
+    const cpu = cpuUsPerRequest === undefined ? '' : `; the round's server CPU ${cpuUsPerRequest.toFixed(0)} µs a request, under the profiler`;
+    console.log(`\nself time by package, of the main thread's busy time${cpu}:\n${formatOwners(owners, cpuUsPerRequest)}`);
     return;
   }
   if (options.mode === 'followers') {
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
   const changes = await changesPhase(changesPlanOf(quick), workDir, plan, pinned);
   const webhooks = await webhooksPhase(options.seedRecords, webhooksPlanOf(quick), workDir, plan, pinned);
   const followers = await followersPhase(followersPlanOf(quick), workDir, plan, pinned);
+  const history = await historyPhase(historyPlanOf(quick), workDir, plan, pinned);
   const measured: Measured = {
     meta: {
       date: new Date(started).toISOString(),
@@ -75,6 +79,7 @@ async function main(): Promise<void> {
     changes,
     webhooks,
     followers,
+    history,
   };
   const results: Results = { ...measured, targets: checkTargets(measured) };
   console.log(`\n${textTable(operationRows(results))}\n\n${textTable(targetRows(results))}\n`);
@@ -85,7 +90,7 @@ async function main(): Promise<void> {
   console.log(`wrote ${json}, ${markdown}`);
 }
 
-/** Rough minutes a run takes, so the banner can say; seeding and the scale, changes and webhooks phases come on top. */
+/** Rough minutes a run takes, so the banner can say; seeding and the scale, changes, webhooks and history phases come on top. */
 function estimateMinutes(options: BenchOptions): number {
   const perRun = options.roundSeconds * options.rounds + options.warmupSeconds;
   // (a) on find and list; the peers and the memory app on five operations; SQLite on four; then the paced finds' rounds.

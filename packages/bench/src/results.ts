@@ -2,6 +2,7 @@ import { type ScaleResult } from './at-scale.js';
 import { type ChangesResult } from './change-feed.js';
 import { type Comparison } from './compare.js';
 import { type FollowersResult } from './followers.js';
+import { type HistoryResult } from './history.js';
 import { type Machine } from './machine.js';
 import { type ThroughputResult } from './scenarios.js';
 import { type SoakResult } from './soak.js';
@@ -34,6 +35,8 @@ export interface Results {
   readonly webhooks: WebhooksResult;
   /** What followers held open cost a write on SQLite, and what each costs in memory (issue 50). */
   readonly followers: FollowersResult;
+  /** Many clients walking one long history on SQLite, and /health/live beside them (issue 50). */
+  readonly history: HistoryResult;
   /** Every target, computed from the figures above by `checkTargets`. */
   readonly targets: readonly Target[];
 }

@@ -87,6 +87,7 @@ function run(parts: Partial<Measured> = {}): Measured {
       isolation: { find: { without: summary(1000, 10), hanging: summary(1000, 10.5) } },
     },
     followers: followers(),
+    history: { changes: 10_000, clients: 48, limit: 1000, pages: 10, live: sample(100, 1, 8), walks: sample(60, 400, 900), longestBlockMs: 4 },
     ...parts,
   };
 }
@@ -97,7 +98,7 @@ describe('checkTargets', () => {
   it('meets every target on a run whose every figure is within it', () => {
     const targets = checkTargets(run());
     expect(targets.filter((t) => t.threshold !== null && t.met !== true)).toEqual([]);
-    expect(targets.filter((t) => t.threshold !== null)).toHaveLength(4 + 4 + 6 + 5 + 3 + 4);
+    expect(targets.filter((t) => t.threshold !== null)).toHaveLength(4 + 4 + 6 + 5 + 3 + 1 + 4);
   });
 
   it('holds the app on memory to 1.0 of NestJS on Express on find, list of 100, create and update, and reports NestJS on Fastify', () => {
@@ -164,6 +165,22 @@ describe('checkTargets', () => {
     expect(byName(missed, 'sqlite: a webhook backlog of 100,000 changes drained')).toMatchObject({ measured: 1960, threshold: '>= 2000' });
   });
 
+  it('holds /health/live p99 beside 48 clients walking a history of 10,000 changes to under 50 ms', () => {
+    const name = 'sqlite: /health/live p99 beside 48 clients walking the history of a record with 10,000 changes';
+    expect(byName(checkTargets(run()), name)).toMatchObject({ name: `${name} in pages of 1000, ms`, measured: 8, threshold: '< 50', met: true });
+    const stalled = run({ history: { ...run().history, live: sample(100, 1, 50) } });
+    expect(byName(checkTargets(stalled), name)).toMatchObject({ measured: 50, met: false });
+  });
+
+  it('reports the server CPU a history page and the longest event-loop delay beside the walks, with no bound', () => {
+    const walks = { ...sample(60, 400, 900), requests: 600, serverCpuMs: 6000 };
+    const targets = checkTargets(run({ history: { ...run().history, walks } }));
+    expect(byName(targets, 'sqlite: server CPU a history page of 1000 beside 48 clients')).toMatchObject({ measured: 10, threshold: null });
+    expect(byName(targets, 'sqlite: the longest event-loop delay beside 48 clients')).toMatchObject({ measured: 4, threshold: null });
+    const unread = checkTargets(run({ history: { ...run().history, longestBlockMs: undefined } }));
+    expect(byName(unread, 'sqlite: the longest event-loop delay')).toMatchObject({ measured: null });
+  });
+
   it('checks the soak for a leak by the heap after a full collection, and the memory app\'s RSS in the find run', () => {
     expect(byName(checkTargets(run()), 'soak: live heap growth')).toMatchObject({ measured: 2, threshold: '< 10', met: true });
     expect(byName(checkTargets(run({ soak: { ...soak, liveHeapEndMb: 35 } })), 'soak: live heap growth')).toMatchObject({ measured: 15, met: false });
@@ -172,7 +189,7 @@ describe('checkTargets', () => {
     expect(byName(rss, 'memory: app RSS in the find run')).toMatchObject({ measured: 150, threshold: '< 150', met: false });
   });
 
-  it('counts every non-2xx and error against zero: the comparisons, the paced loads, the scale scenario, the isolation runs and the soak', () => {
+  it('counts every non-2xx and error against zero: the comparisons, the paced loads, the scale scenario, the isolation runs, the history walks and the soak', () => {
     const every = (measured: Measured) => byName(checkTargets(measured), 'every run, the soak included: non-2xx')?.measured;
     const failing = (non2xx: number): Summary => ({ ...summary(1000), rounds: [{ ...sample(1000), non2xx }] });
     const base = throughput();
@@ -182,6 +199,8 @@ describe('checkTargets', () => {
     expect(every(run({ scale: scale({ search: { rare: { ...sample(50), errors: 2 }, common: sample(50) } }) }))).toBe(2);
     expect(every(run({ webhooks: { ...run().webhooks, isolation: { find: { without: failing(1), hanging: summary(1000) } } } }))).toBe(1);
     expect(every(run({ soak: { ...soak, sample: { ...sample(1000), non2xx: 5 } } }))).toBe(5);
+    expect(every(run({ history: { ...run().history, walks: { ...sample(60), non2xx: 6 } } }))).toBe(6);
+    expect(every(run({ history: { ...run().history, live: { ...sample(100), errors: 7 } } }))).toBe(7);
     const silent = checkTargets(run({ soak: { ...soak, sample: { ...sample(0), requests: 0 } } }));
     expect(byName(silent, 'every run: runs that got no answer')).toMatchObject({ measured: 1, met: false });
   });

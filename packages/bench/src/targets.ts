@@ -1,6 +1,7 @@
 import { type ScaleResult } from './at-scale.js';
-import { type Comparison, type Summary } from './compare.js';
+import { cpuUsPerRequest, type Comparison, type Summary } from './compare.js';
 import { type FollowersResult } from './followers.js';
+import { type HistoryResult } from './history.js';
 import { type Sample } from './load.js';
 import { ratio, type Measured } from './results.js';
 import { FINDS_BESIDE_CREATES } from './scenarios.js';
@@ -47,7 +48,16 @@ function quotient(top: number | undefined, bottom: number | undefined): number |
  * where a target's bound is set. Rows with no bound report a figure the table asks for.
  */
 export function checkTargets(results: Measured): Target[] {
-  return [...peerTargets(results), ...cpuRows(results), ...sqliteTargets(results), ...scaleTargets(results.scale), ...changesTargets(results), ...followersTargets(results.followers), ...soakTargets(results)];
+  return [
+    ...peerTargets(results),
+    ...cpuRows(results),
+    ...sqliteTargets(results),
+    ...scaleTargets(results.scale),
+    ...changesTargets(results),
+    ...followersTargets(results.followers),
+    ...historyTargets(results.history),
+    ...soakTargets(results),
+  ];
 }
 
 const p99 = (comparison: Comparison | undefined, op: Operation, key: string): number | undefined => comparison?.[op]?.[key]?.p99Ms;
@@ -138,6 +148,19 @@ export function followersTargets(followers: FollowersResult): Target[] {
   ];
 }
 
+/** Issue 50's point 3 on SQLite: a long history read by many clients at once holds up no other request. */
+function historyTargets(history: HistoryResult): Target[] {
+  const { clients, changes, limit } = history;
+  const name = `sqlite: /health/live p99 beside ${clients} clients walking the history of a record with ${changes.toLocaleString('en')} changes in pages of ${limit}, ms`;
+  const walking = `beside ${clients} clients walking that history`;
+  const cpuUs = cpuUsPerRequest(history.walks);
+  return [
+    target(name, history.live.p99Ms, { below: 50 }),
+    target(`sqlite: server CPU a history page of ${limit} ${walking}, ms`, cpuUs === undefined ? undefined : cpuUs / 1000, 'report'),
+    target(`sqlite: the longest event-loop delay ${walking}, ms`, history.longestBlockMs, 'report'),
+  ];
+}
+
 function soakTargets(results: Measured): Target[] {
   const runs = everyRun(results);
   // No run expects a non-2xx: no find or update of a missing id, no value sent twice.
@@ -153,13 +176,14 @@ function soakTargets(results: Measured): Target[] {
   ];
 }
 
-/** Every load the run timed with a count of its answers: each round of the comparisons, the paced loads, the scale scenario's and the soak. */
+/** Every load the run timed with a count of its answers: each round of the comparisons, the paced loads, the scale scenario's, the history's and the soak. */
 function everyRun(results: Measured): Sample[] {
   const { comparison, findsBesideCreates } = results.throughput;
   const summaries = [comparison, results.webhooks.isolation].flatMap((byOp) => Object.values(byOp).flatMap((byServer): Summary[] => Object.values(byServer)));
   const paced = [findsBesideCreates.find, findsBesideCreates.create];
   const scale = results.scale === undefined ? [] : scaleSamples(results.scale);
-  return [...[...summaries, ...paced].flatMap((summary) => summary.rounds), ...scale, results.soak.sample];
+  const { live, walks } = results.history;
+  return [...[...summaries, ...paced].flatMap((summary) => summary.rounds), ...scale, live, walks, results.soak.sample];
 }
 
 function scaleSamples(scale: ScaleResult): Sample[] {
