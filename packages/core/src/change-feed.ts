@@ -78,7 +78,7 @@ export class ChangeFeed {
   constructor(log: ChangeLog, clock: Clock) {
     this.#log = log;
     this.#clock = clock;
-    this.#tail = new ChangeTail(log);
+    this.#tail = new ChangeTail(log, MAX_CHANGES_LIMIT);
   }
 
   /** A page of changes; `invalidQuery` for a bad request, `cursorExpired` when what followed `after` is no longer kept. */

@@ -1,9 +1,6 @@
 import { sequenceOf, type Change } from './change.js';
 import { type AbortSignalLike, type ChangeLog } from './ports.js';
 
-/** What one read of the tail asks of the log: as much as a follower may ask in one page. */
-const TAIL_PAGE = 1000;
-
 /**
  * How long the reader goes on waiting once every follower it served has its changes: those
  * come back for the next ones at once (a stream) or after a round trip (a long poll), and
@@ -43,11 +40,14 @@ interface Follower {
  * what a read made less than `LINGER_MS` ago holds is still kept: a follower served from it
  * meets the same `cursorExpired` as from a read of its own, unless `prune` is called with a
  * `before` under `LINGER_MS` ago.
- * When the shared read fails, every follower is let go with `undefined` and reads on its
- * own, so it meets the failure (or `cursorExpired`) exactly as a read of its own would.
+ * When the shared read or its wait fails, every follower is let go with `undefined` and
+ * reads on its own, so it meets the failure (or `cursorExpired`) exactly as a read of its own
+ * would; the reader stops, and the next follower starts another.
  */
 export class ChangeTail {
   readonly #log: ChangeLog;
+  /** What one read asks of the log: the most a follower may ask in one page. */
+  readonly #page: number;
   readonly #followers = new Set<Follower>();
   /** After which change the reader reads next; undefined while no reader runs. */
   #at: number | undefined;
@@ -60,8 +60,9 @@ export class ChangeTail {
   /** The last shared read that found changes: from where, what, when (`Date.now()`). */
   #last: { readonly from: number; readonly changes: Change[]; readonly readAt: number } | undefined;
 
-  constructor(log: ChangeLog) {
+  constructor(log: ChangeLog, page: number) {
     this.#log = log;
+    this.#page = page;
   }
 
   /** Whether the reader runs from `after`: a follower there may wait for it without a read of its own. */
@@ -132,30 +133,31 @@ export class ChangeTail {
   async #read(): Promise<void> {
     // Until when it goes on once it has served every follower (none came back yet).
     let lingerUntil: number | undefined;
-    for (;;) {
-      const toRead = this.#rewound || (await this.#waitForChange(lingerUntil));
-      this.#letGoTimedOut();
-      const lingering = lingerUntil !== undefined && Date.now() < lingerUntil;
-      // Followers served a change ago are on their way back: a change now is read for them.
-      if (this.#followers.size === 0 && !(lingering && toRead)) break;
-      if (this.#followers.size > 0) lingerUntil = undefined;
-      if (!toRead) continue;
-      this.#rewound = false;
-      const from = this.#at ?? 0;
-      let changes: Change[];
-      try {
-        changes = await this.#log.read(from, TAIL_PAGE);
-      } catch {
-        for (const follower of this.#followers) follower.settle(undefined);
-        break;
+    try {
+      for (;;) {
+        const toRead = this.#rewound || (await this.#waitForChange(lingerUntil));
+        this.#letGoTimedOut();
+        const lingering = lingerUntil !== undefined && Date.now() < lingerUntil;
+        // Followers served a change ago are on their way back: a change now is read for them.
+        if (this.#followers.size === 0 && !(lingering && toRead)) break;
+        if (this.#followers.size > 0) lingerUntil = undefined;
+        if (!toRead) continue;
+        this.#rewound = false;
+        const from = this.#at ?? 0;
+        const changes = await this.#log.read(from, this.#page);
+        const last = changes.at(-1);
+        if (last !== undefined) this.#last = { from, changes, readAt: Date.now() };
+        // Moved back while it read: it reads again from there.
+        if (last !== undefined && this.#at === from) this.#at = sequenceOf(last.id);
+        this.#handOut(from, changes);
+        if (this.#followers.size === 0) lingerUntil ??= Date.now() + LINGER_MS;
       }
-      const last = changes.at(-1);
-      if (last !== undefined) this.#last = { from, changes, readAt: Date.now() };
-      // Moved back while it read: it reads again from there.
-      if (last !== undefined && this.#at === from) this.#at = sequenceOf(last.id);
-      this.#handOut(from, changes);
-      if (this.#followers.size === 0) lingerUntil ??= Date.now() + LINGER_MS;
+    } catch {
+      // The storage failed, waiting or reading: each follower reads on its own and meets it.
+      for (const follower of this.#followers) follower.settle(undefined);
     }
+    // In the same turn as the last look at the followers: one that joins later starts a reader.
+    this.#wake = undefined;
     this.#at = undefined;
     this.#rewound = false;
   }
