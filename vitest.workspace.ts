@@ -34,7 +34,7 @@ export default defineConfig({
           exclude: ['**/*.int.test.ts', '**/node_modules/**', '**/dist/**'],
           // A safety net for a test that hangs, not a measure of speed: the tests wait for
           // answers and events, and a busy machine answers later (issue 52, point 9; speed is
-          // pnpm bench's). Vitest's default of 5 s failed tests of some 45 requests on one.
+          // pnpm bench's). Vitest's default of 5 s failed tests of a few dozen requests on one.
           testTimeout: 30_000,
         },
       },

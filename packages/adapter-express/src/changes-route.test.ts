@@ -181,10 +181,15 @@ describe('followers held open', () => {
     const app = await serve();
     await create(app.baseUrl, 'antes');
     const held = 6;
+    const waits = vi.spyOn(app.changes, 'waitAfter');
     const streams = await Promise.all(Array.from({ length: held }, () => openEventStream(app.baseUrl, '/api/v1/changes?after=1', { key })));
+    // The shared reader waits at the end: a follower that comes there from now on (a poll
+    // below, whenever its request is handled) waits with it or, after the write, is served
+    // from its read, with no read of its own.
+    await vi.waitFor(() => {
+      expect(waits).toHaveBeenCalledWith(1, expect.any(Number), expect.anything());
+    });
     const polls = Array.from({ length: held }, () => changes(app.baseUrl, '?after=1&wait=10'));
-    // Each has read its first page (the streams' came before their headers) and waits at the end.
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const reads = vi.spyOn(app.changes, 'read');
     await create(app.baseUrl, 'um');
     const events = await Promise.all(streams.map((stream) => stream.events(1)));
