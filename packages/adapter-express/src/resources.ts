@@ -74,5 +74,9 @@ export interface HttpResource extends KindDescription {
 
 /** Every kind the workplan serves, in its order, each served by the workplan's catalog of that kind. */
 export function httpResourcesOf<K extends Kinds>(workplan: Workplan<K>): HttpResource[] {
-  return Object.keys(workplan.kinds).map((name: keyof K & string) => ({ ...workplan.kinds[name], catalog: workplan[name] }));
+  const resources = Object.keys(workplan.kinds).map((name: keyof K & string) => ({ ...workplan.kinds[name], catalog: workplan[name] }));
+  const ownWords: readonly string[] = [changesDescription.path, webhooksDescription.path];
+  const taken = resources.flatMap((resource) => [resource.singular, resource.plural]).find((word) => ownWords.includes(word));
+  if (taken !== undefined) throw new TypeError(`a kind of record may not take the path word "${taken}": /api/v1/${taken} is the API's own`);
+  return resources;
 }

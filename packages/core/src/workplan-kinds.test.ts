@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type KindDescription } from './kind-description.js';
+import { seedKinds, type KindDescription } from './kind-description.js';
 import { type ChangeLog, type RecordRepository } from './ports.js';
 import { createWorkplan } from './workplan.js';
 
@@ -39,5 +39,17 @@ describe('createWorkplan and the kinds it serves', () => {
     expect(() => createWorkplan({ kinds: { changes: department }, repositories: { changes: repository }, changes })).toThrow(/may not be named "changes"/u);
     const kinds = { departments: department };
     expect(() => createWorkplan({ kinds, repositories: {}, changes } as unknown as Parameters<typeof createWorkplan<typeof kinds>>[0])).toThrow(/no repository/u);
+  });
+
+  it.each([
+    ['its name', { name: 'workSchedule' }, /"workSchedule" names two kinds/u],
+    ['a path word', { plural: 'scales' }, /"scales" names two kinds/u],
+    ['a path word, one’s singular another’s plural', { singular: 'costCenters' }, /"costCenters" names two kinds/u],
+    ['its console address', { slug: 'escalas' }, /"escalas" names two kinds/u],
+    ['its schema', { schema: 'CostCenter' }, /"CostCenter" names two kinds/u],
+  ])('refuses a kind that shares %s with another', (_label, shared, message) => {
+    const kinds = { ...seedKinds, departments: { ...department, ...shared } };
+    const repositories = { workSchedules: repository, costCenters: repository, departments: repository };
+    expect(() => createWorkplan({ kinds, repositories, changes })).toThrow(message);
   });
 });

@@ -39,6 +39,7 @@ export function createWorkplan(options: AnyWorkplanOptions): object {
   const kinds = options.kinds ?? seedKinds;
   const taken = Object.keys(kinds).find((name) => OWN_MEMBERS.includes(name));
   if (taken !== undefined) throw new TypeError(`a kind of record may not be named ${JSON.stringify(taken)}`);
+  checkApart(Object.values(kinds));
   const shared = {
     ids: options.ids ?? createUuidV7Generator(),
     clock: options.clock ?? systemClock,
@@ -52,4 +53,25 @@ export function createWorkplan(options: AnyWorkplanOptions): object {
     return new Catalog({ ...shared, kind, repository });
   };
   return { ...mapKinds(kinds, catalogOf), kinds, changes: new ChangeFeed(options.changes, shared.clock) };
+}
+
+/**
+ * Refuses kinds that share a word their changes, routes, document or console tell them
+ * apart by: a change names its kind, a path word leads to one kind, a tab's address and a
+ * schema name are one kind's.
+ */
+function checkApart(kinds: readonly KindDescription[]): void {
+  const apart: readonly ((kind: KindDescription) => readonly string[])[] = [
+    (kind) => [kind.name],
+    (kind) => [kind.singular, kind.plural],
+    (kind) => [kind.slug],
+    (kind) => [kind.schema],
+  ];
+  for (const wordsOf of apart) {
+    const seen = new Set<string>();
+    for (const word of kinds.flatMap((kind) => [...new Set(wordsOf(kind))])) {
+      if (seen.has(word)) throw new TypeError(`${JSON.stringify(word)} names two kinds of record: each kind needs words of its own`);
+      seen.add(word);
+    }
+  }
 }
