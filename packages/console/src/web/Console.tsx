@@ -68,10 +68,14 @@ export function Console({ resources }: { readonly resources: readonly ConsoleRes
   }, [following]);
 
   if (client === undefined || following === undefined) {
+    // kinds.json holds at least one kind (kinds.ts refuses an empty list): the key is checked on the first.
+    const [checkedOn] = resources;
+    if (checkedOn === undefined) throw new TypeError('the console was given no kind of record');
     return (
       <KeyForm
         refusal={refusal}
         returning={returning}
+        checkedOn={checkedOn}
         onKey={(accepted) => {
           keepKey(accepted);
           setRefusal(undefined);

@@ -2,6 +2,7 @@ import { createClient } from '@workplan/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { failureOf, type Failure } from './failure.js';
 import { FailureNotice } from './FailureNotice.js';
+import { type ConsoleResource } from './resources.js';
 import { words } from './texts.js';
 
 interface Props {
@@ -9,11 +10,13 @@ interface Props {
   readonly refusal: Failure | undefined;
   /** The operator left, or was sent back: the field takes the focus the signed-in page had. */
   readonly returning: boolean;
+  /** A resource the service serves, whose list the key is checked on. */
+  readonly checkedOn: ConsoleResource;
   readonly onKey: (key: string) => void;
 }
 
 /** Asks for the API key, and keeps it only once the service has accepted it. */
-export function KeyForm({ refusal, returning, onKey }: Props) {
+export function KeyForm({ refusal, returning, checkedOn, onKey }: Props) {
   const [key, setKey] = useState('');
   const [checking, setChecking] = useState(false);
   const [failure, setFailure] = useState<Failure | undefined>(refusal);
@@ -35,7 +38,7 @@ export function KeyForm({ refusal, returning, onKey }: Props) {
     setFailure(undefined);
     try {
       // The cheapest call the key must pass: one record of a list.
-      await createClient({ baseUrl: location.origin, key: key.trim(), timeoutMs: 15_000 }).scales.listPage({ limit: 1 });
+      await checkedOn.recordsOf(createClient({ baseUrl: location.origin, key: key.trim(), timeoutMs: 15_000 })).listPage({ limit: 1 });
       onKey(key.trim());
     } catch (error) {
       setFailure(failureOf(error));
