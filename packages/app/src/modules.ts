@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { createHttpApp, httpResourcesOf, type ResponseObserver } from '@workplan/adapter-express';
 import { createMemoryStorage, MemoryDeliveryLedger } from '@workplan/adapter-memory';
 import { consoleDirectory } from '@workplan/console';
@@ -17,7 +18,8 @@ export const coreModule = new ContainerModule(({ bind }) => {
   bind(ids.workplan)
     .toResolvedValue(
       (kinds, repositories, changes, clock, idGenerator, config) =>
-        createWorkplan({ repositories, kinds, changes, clock, ids: idGenerator, maxPageSize: config.listMaxLimit }),
+        // The feed's shared reader hands a change to its followers a slice a turn, the event loop's I/O between two.
+        createWorkplan({ repositories, kinds, changes, clock, ids: idGenerator, maxPageSize: config.listMaxLimit, giveWay: () => setImmediate() }),
       [ids.kinds, ids.repositories, ids.changes, ids.clock, ids.idGenerator, ids.config],
     )
     .inSingletonScope();

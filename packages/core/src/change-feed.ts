@@ -1,7 +1,7 @@
 import { changeIdOf, sequenceOf, type Change } from './change.js';
 import { WorkplanError } from './errors.js';
 import { ChangeTail } from './change-tail.js';
-import { type ChangeLog, type Clock, type ReadOptions } from './ports.js';
+import { noGiveWay, type ChangeLog, type Clock, type GiveWay, type ReadOptions } from './ports.js';
 
 /** The default and the largest number of changes in one answer of the feed; the largest of a record's history too. */
 export const DEFAULT_CHANGES_LIMIT = 100;
@@ -75,10 +75,11 @@ export class ChangeFeed {
   readonly #clock: Clock;
   readonly #tail: ChangeTail;
 
-  constructor(log: ChangeLog, clock: Clock) {
+  /** `giveWay`: how the shared reader gives way between slices of the followers it hands a change to. */
+  constructor(log: ChangeLog, clock: Clock, giveWay: GiveWay = noGiveWay) {
     this.#log = log;
     this.#clock = clock;
-    this.#tail = new ChangeTail(log, MAX_CHANGES_LIMIT);
+    this.#tail = new ChangeTail(log, MAX_CHANGES_LIMIT, giveWay);
   }
 
   /** A page of changes; `invalidQuery` for a bad request, `cursorExpired` when what followed `after` is no longer kept. */

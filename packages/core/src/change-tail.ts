@@ -1,5 +1,5 @@
 import { sequenceOf, type Change } from './change.js';
-import { type AbortSignalLike, type ChangeLog } from './ports.js';
+import { type AbortSignalLike, type ChangeLog, type GiveWay } from './ports.js';
 
 /**
  * How long the reader goes on waiting once every follower it served has its changes: those
@@ -7,6 +7,13 @@ import { type AbortSignalLike, type ChangeLog } from './ports.js';
  * one that finds the reader still there waits without a read of its own.
  */
 const LINGER_MS = 1000;
+
+/**
+ * Followers handed their changes in one turn of the event loop; then the reader gives way
+ * (`GiveWay`) before the next ones, so a hand-out to thousands (each of whom writes to its
+ * socket) does not hold up the writes and requests that come meanwhile.
+ */
+const FOLLOWERS_PER_TURN = 100;
 
 /** A follower waiting at the end of the log: after which change, for how many at most, until when (`Date.now()`). */
 interface Follower {
@@ -30,6 +37,12 @@ interface Follower {
  * everything; one that joins below `#at` (a read of its own that raced a shared one) moves
  * `#at` back, and the reader reads again from there.
  *
+ * A hand-out goes to the followers waiting when its read came back, `FOLLOWERS_PER_TURN` a
+ * turn, and the reader reads again only once it is over. So the changes committed while
+ * thousands are handed one are read once, together, and each follower's next page holds
+ * them all: a stream writes them to its socket at once, not one write per change. A follower
+ * that comes back meanwhile waits at `#at` for that next read.
+ *
  * The changes handed out are the same objects for every follower: they are read, not changed.
  * Nothing is queued for a follower: it is handed one page, at most its `limit`, and is
  * gone until it asks again. A slow one (a stream whose client reads slowly) is not waited
@@ -48,6 +61,7 @@ export class ChangeTail {
   readonly #log: ChangeLog;
   /** What one read asks of the log: the most a follower may ask in one page. */
   readonly #page: number;
+  readonly #giveWay: GiveWay;
   readonly #followers = new Set<Follower>();
   /** After which change the reader reads next; undefined while no reader runs. */
   #at: number | undefined;
@@ -60,9 +74,10 @@ export class ChangeTail {
   /** The last shared read that found changes: from where, what, when (`Date.now()`). */
   #last: { readonly from: number; readonly changes: Change[]; readonly readAt: number } | undefined;
 
-  constructor(log: ChangeLog, page: number) {
+  constructor(log: ChangeLog, page: number, giveWay: GiveWay) {
     this.#log = log;
     this.#page = page;
+    this.#giveWay = giveWay;
   }
 
   /** Whether the reader runs from `after`: a follower there may wait for it without a read of its own. */
@@ -149,7 +164,7 @@ export class ChangeTail {
         if (last !== undefined) this.#last = { from, changes, readAt: Date.now() };
         // Moved back while it read: it reads again from there.
         if (last !== undefined && this.#at === from) this.#at = sequenceOf(last.id);
-        this.#handOut(from, changes);
+        await this.#handOut(from, changes);
         if (this.#followers.size === 0) lingerUntil ??= Date.now() + LINGER_MS;
       }
     } catch {
@@ -187,12 +202,19 @@ export class ChangeTail {
     for (const follower of this.#followers) if (follower.until <= now) follower.settle([]);
   }
 
-  /** Hands each follower at or past `from` the changes after its own `after`. */
-  #handOut(from: number, changes: Change[]): void {
-    for (const follower of this.#followers) {
-      if (follower.after < from) continue;
-      const start = changes.findIndex((change) => sequenceOf(change.id) > follower.after);
-      if (start !== -1) follower.settle(changes.slice(start, start + follower.limit));
+  /**
+   * Hands each follower waiting at or past `from` the changes after its own `after`,
+   * `FOLLOWERS_PER_TURN` a turn; one that left meanwhile is passed over.
+   */
+  async #handOut(from: number, changes: Change[]): Promise<void> {
+    const due = [...this.#followers].filter((follower) => follower.after >= from);
+    for (let first = 0; first < due.length; first += FOLLOWERS_PER_TURN) {
+      if (first > 0) await this.#giveWay();
+      for (const follower of due.slice(first, first + FOLLOWERS_PER_TURN)) {
+        if (!this.#followers.has(follower)) continue;
+        const start = changes.findIndex((change) => sequenceOf(change.id) > follower.after);
+        if (start !== -1) follower.settle(changes.slice(start, start + follower.limit));
+      }
     }
   }
 }

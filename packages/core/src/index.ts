@@ -39,10 +39,12 @@ export {
 export { type DeliveryFailure, type DeliveryLease, type DeliveryLedger, type DeliveryState } from './delivery-ledger.js';
 export { WorkplanError, type FieldIssue, type ParameterRefusal, type ParameterRule, type WorkplanErrorKind } from './errors.js';
 export {
+  noGiveWay,
   systemClock,
   type AbortSignalLike,
   type ChangeLog,
   type Clock,
+  type GiveWay,
   type IdGenerator,
   type Page,
   type ReadOptions,

@@ -106,6 +106,17 @@ export interface Clock {
   now(): Date;
 }
 
+/**
+ * Resolves in a later turn of the process's event loop, once the I/O that came meanwhile
+ * (requests, the storage's answers) has been taken: what long work in the core gives way
+ * with, so that a new change handed to thousands of followers does not hold up the writes
+ * and requests behind it. In Node, `setImmediate`; the core has no timer of its own.
+ */
+export type GiveWay = () => Promise<void>;
+
+/** Gives way to nothing: the work goes on in the same turn. The default, for a process with few followers. */
+export const noGiveWay: GiveWay = () => Promise.resolve();
+
 /** Makes record ids: UUID version 7, lowercase canonical form. */
 export interface IdGenerator {
   next(): string;

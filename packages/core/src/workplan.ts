@@ -2,7 +2,7 @@ import { Catalog } from './catalog.js';
 import { ChangeFeed } from './change-feed.js';
 import { seedKinds, type KindDescription, type Kinds, type SeedKinds } from './kind-description.js';
 import { mapKinds, type Catalogs, type Repositories } from './kinds.js';
-import { type ChangeLog, type Clock, type IdGenerator, type RecordRepository, systemClock } from './ports.js';
+import { type ChangeLog, type Clock, type GiveWay, type IdGenerator, type RecordRepository, systemClock } from './ports.js';
 import { createUuidV7Generator } from './uuid-v7.js';
 
 /** The default and usual largest page of a list. */
@@ -20,6 +20,8 @@ export interface WorkplanOptions<K extends Kinds = SeedKinds> {
   readonly ids?: IdGenerator;
   readonly clock?: Clock;
   readonly maxPageSize?: number;
+  /** How the feed's shared reader gives way between slices of followers (`ChangeTail`); by default it does not. */
+  readonly giveWay?: GiveWay;
 }
 
 /** Every catalog of the domain (`workSchedules` and `costCenters` for the seed), the kinds they serve, and the feed of their changes. */
@@ -52,7 +54,7 @@ export function createWorkplan(options: AnyWorkplanOptions): object {
     if (repository === undefined) throw new TypeError(`no repository was given for the kind ${JSON.stringify(name)}`);
     return new Catalog({ ...shared, kind, repository });
   };
-  return { ...mapKinds(kinds, catalogOf), kinds, changes: new ChangeFeed(options.changes, shared.clock) };
+  return { ...mapKinds(kinds, catalogOf), kinds, changes: new ChangeFeed(options.changes, shared.clock, options.giveWay) };
 }
 
 /**
