@@ -29,17 +29,14 @@ export interface StreamOptions {
  * The stream ends when the client leaves or the server drains; when its key is gone, after
  * an event `problem` whose data is the failure a request with that key is answered.
  */
-export async function streamChanges(req: Request, res: Response, parameters: ChangesParameters, options: StreamOptions): Promise<void> {
+export function streamChanges(req: Request, res: Response, parameters: ChangesParameters, options: StreamOptions): Promise<void> {
   // A stream takes no `wait` of its own, but a bad one is refused as on a page.
   checkChangesWait(parameters.wait);
   const request = { after: req.get('Last-Event-ID') ?? parameters.after, limit: parameters.limit };
   // Refused past a bound before anything is read; counted from here until it is let go.
   const letGo = options.admitFollower(res, 'stream');
-  try {
-    await follow(res, parameters, options, request);
-  } finally {
-    letGo();
-  }
+  // Handed on, not awaited: the one frame a stream holds while it waits is `follow`'s.
+  return follow(res, parameters, options, request).finally(letGo);
 }
 
 /** The stream of a follower taken in: its first page, or the refusal of it, then every change until it is let go. */
