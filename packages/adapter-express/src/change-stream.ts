@@ -3,6 +3,7 @@ import { checkChangesWait, type ChangesRequest } from '@workplan/core';
 import { type Request, type Response } from 'express';
 import { type ChangesJson } from './change-json.js';
 import { type ChangesParameters } from './changes-parameters.js';
+import { endDeadline } from './deadline.js';
 import { problemJson } from './envelope.js';
 import { type FollowerAdmission } from './follower-bounds.js';
 import { holdOpen, refusalOf } from './held-open.js';
@@ -29,17 +30,14 @@ export interface StreamOptions {
  * The stream ends when the client leaves or the server drains; when its key is gone, after
  * an event `problem` whose data is the failure a request with that key is answered.
  */
-export async function streamChanges(req: Request, res: Response, parameters: ChangesParameters, options: StreamOptions): Promise<void> {
+export function streamChanges(req: Request, res: Response, parameters: ChangesParameters, options: StreamOptions): Promise<void> {
   // A stream takes no `wait` of its own, but a bad one is refused as on a page.
   checkChangesWait(parameters.wait);
   const request = { after: req.get('Last-Event-ID') ?? parameters.after, limit: parameters.limit };
   // Refused past a bound before anything is read; counted from here until it is let go.
   const letGo = options.admitFollower(res, 'stream');
-  try {
-    await follow(res, parameters, options, request);
-  } finally {
-    letGo();
-  }
+  // Handed on, not awaited: the one frame a stream holds while it waits is `follow`'s.
+  return follow(res, parameters, options, request).finally(letGo);
 }
 
 /** The stream of a follower taken in: its first page, or the refusal of it, then every change until it is let go. */
@@ -60,13 +58,16 @@ async function follow(res: Response, parameters: ChangesParameters, options: Str
     'X-Accel-Buffering': 'no',
   });
   res.flushHeaders();
+  // Begun: its deadline has nothing left to answer.
+  endDeadline(res);
+  const whileHeld = { signal: held };
   try {
     for (;;) {
       if (held.aborted) break; // Let go while a page was read (or before the first): that page is not sent.
       const events = page.changes.map((change) => `id: ${change.id}\ndata: ${json.one(change)}\n\n`).join('');
       // Once the buffer is full, the next page waits for the client to read: a slow reader holds no more than that.
       if (!res.write(events.length === 0 ? ':\n\n' : events)) await once(res, 'drain', { signal: held });
-      page = await feed.read({ after: page.next, limit: parameters.limit, wait: options.heartbeatSeconds }, { signal: held });
+      page = await feed.read({ after: page.next, limit: parameters.limit, wait: options.heartbeatSeconds }, whileHeld);
     }
   } catch (error) {
     if (!held.aborted) throw error; // After the end of the stream, for the logs: the client sees the stream end.

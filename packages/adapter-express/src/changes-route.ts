@@ -22,12 +22,14 @@ export interface ChangesRouteOptions extends StreamOptions {
  * changes as a stream of events, from `Last-Event-ID` (else `after`).
  */
 export function changesRoute(options: ChangesRouteOptions): RequestHandler {
-  return async (req, res) => {
+  // Not an async function of its own: a follower is held for as long as its answer takes,
+  // and each async call still under way keeps its frame, so the handler hands Express the
+  // promise of the answer rather than awaiting it.
+  return (req, res) => {
     const parameters = changesParametersOf(req.url);
     // One path, two answers chosen by Accept: a cache must not give one for the other.
     res.vary('Accept');
-    if (wantsStream(req)) await streamChanges(req, res, parameters, options);
-    else await answerPage(res, parameters, options);
+    return wantsStream(req) ? streamChanges(req, res, parameters, options) : answerPage(res, parameters, options);
   };
 }
 

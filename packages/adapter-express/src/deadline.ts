@@ -3,7 +3,7 @@ import { type ServerResponse } from 'node:http';
 import { type RequestHandler } from 'express';
 import { sendProblem } from './envelope.js';
 import { problemFor } from './problem-of.js';
-import { contextOf, type Deadline } from './request-context.js';
+import { contextOf, onResponseEnd, type Deadline } from './request-context.js';
 
 const slowClient = { ...problemFor('REQUEST_TIMEOUT'), headers: { Connection: 'close' } };
 
@@ -42,11 +42,22 @@ export function deadline(ms: number, onLate?: (late: LateResult) => void): Reque
     // one, and such closures made processes under finds hold far more memory.
     const due: Deadline = { timer: setTimeout(answer, ms), answer, ms };
     contextOf(res).deadline = due;
-    res.once('close', () => {
-      clearTimeout(due.timer);
+    onResponseEnd(res, 'close', () => {
+      endDeadline(res);
     });
     next();
   };
+}
+
+/**
+ * Ends the deadline of `res`: it is closed, or it is an event stream that has begun (its
+ * deadline has nothing left to answer, and a stream held open would keep it for nothing).
+ */
+export function endDeadline(res: ServerResponse): void {
+  const context = contextOf(res);
+  if (context.deadline === undefined) return;
+  clearTimeout(context.deadline.timer);
+  context.deadline = undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { type Server, type ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import { letGo } from './held-open.js';
+import { onResponseEnd } from './request-context.js';
 
 /** How long a connection idle at the drain may still deliver a request already sent. */
 const IDLE_GRACE_MS = 100;
@@ -34,7 +35,7 @@ export function drainable(server: Server): Drain {
   });
   const track = (_req: unknown, res: ServerResponse): void => {
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    onResponseEnd(res, 'close', () => inFlight.delete(res));
     if (draining) closeWithAnswer(res);
   };
   // Node hands a request with an `Expect` header over as one of these instead of `request`

@@ -1,6 +1,6 @@
 import { type ServerResponse } from 'node:http';
 import { HttpFailure } from './http-failure.js';
-import { contextOf } from './request-context.js';
+import { contextOf, onResponseEnd } from './request-context.js';
 
 /**
  * A signal for a request answered over time (a long poll, an event stream): it aborts when
@@ -10,7 +10,7 @@ import { contextOf } from './request-context.js';
  */
 export function holdOpen(res: ServerResponse): AbortSignal {
   const held = heldOf(res);
-  res.once('close', () => {
+  onResponseEnd(res, 'close', () => {
     held.abort(new Error('the client went away'));
   });
   return held.signal;

@@ -2,7 +2,7 @@ import { type RequestHandler } from 'express';
 import { type ApiKeys, type KeyHolder } from './api-keys.js';
 import { letGo } from './held-open.js';
 import { HttpFailure } from './http-failure.js';
-import { contextOf } from './request-context.js';
+import { contextOf, onResponseEnd } from './request-context.js';
 
 /**
  * Notes the name and role of the request's key when it sends exactly one `KEY` header
@@ -68,7 +68,7 @@ export function endWhenKeyGoes(keys: ApiKeys): RequestHandler {
     });
     // A client gone while the rate limits were counted has closed already: nothing to watch.
     if (res.closed) stop();
-    else res.once('close', stop);
+    else onResponseEnd(res, 'close', stop);
     next();
   };
 }

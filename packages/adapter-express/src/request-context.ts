@@ -28,8 +28,8 @@ export interface RequestContext {
   dropLateResult?: (error?: unknown) => void;
   /** Made when a read first asks for the request's signal; aborted when the deadline answers. */
   readsInFlight?: AbortController;
-  /** Set by the deadline middleware: when it answers, moved by `postponeDeadline`. */
-  deadline?: Deadline;
+  /** Set by the deadline middleware: when it answers, moved by `postponeDeadline`; unset once it is ended. */
+  deadline?: Deadline | undefined;
   /** Made when a request is held open (`holdOpen`); aborted when the server lets it go or the client leaves. */
   held?: AbortController;
   /** The code of the failure it was answered with, for metrics: a 503 of the storage is not one of a full instance. */
@@ -61,4 +61,13 @@ export function requestSignal(res: ServerResponse): AbortSignal {
   const context = contextOf(res);
   context.readsInFlight ??= new AbortController();
   return context.readsInFlight.signal;
+}
+
+/**
+ * Calls `listener` when `res` emits `event`, which a response emits once. Added with `on`:
+ * `once` wraps every listener in closures of its own, which each request held open (a
+ * stream, a long poll) would keep for as long as it is held.
+ */
+export function onResponseEnd(res: ServerResponse, event: 'close' | 'finish', listener: () => void): void {
+  res.on(event, listener);
 }

@@ -1,6 +1,6 @@
 import { type Request, type Response } from 'express';
 import { type ErrorCode } from './problems.js';
-import { contextOf } from './request-context.js';
+import { contextOf, onResponseEnd } from './request-context.js';
 
 /** What logs and metrics learn of each answered request; never the key, never the raw path. */
 export interface AnsweredRequest {
@@ -21,7 +21,7 @@ export type ResponseObserver = (answered: AnsweredRequest) => void;
 /** Tells `observe` of the request once its answer is written. */
 export function observeResponse(req: Request, res: Response, observe: ResponseObserver): void {
   const started = performance.now();
-  res.once('finish', () => {
+  onResponseEnd(res, 'finish', () => {
     const context = contextOf(res);
     observe({
       requestId: context.requestId,

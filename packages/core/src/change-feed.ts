@@ -88,7 +88,7 @@ export class ChangeFeed {
     const wait = request.wait;
     checkChangesWait(wait);
     const deadline = this.#clock.now().getTime() + (wait ?? 0) * 1000;
-    let changes = await this.#firstRead(after, limit, wait, options);
+    let changes = this.#fromTail(after, limit, wait, options) ?? (await this.#log.read(after, limit, options));
     for (let wakeUps = 0; changes.length === 0 && wakeUps < MAX_WAKE_UPS; wakeUps += 1) {
       const left = deadline - this.#clock.now().getTime();
       if (left <= 0 || options?.signal?.aborted === true) break;
@@ -103,17 +103,15 @@ export class ChangeFeed {
   }
 
   /**
-   * What a read answers before it waits. A follower (a read that may wait) where the shared
-   * read runs from has nothing to read yet; one behind within the last shared read is served
-   * from it; any other read reads the log.
+   * What a read answers before it waits, when the tail has it: a follower (a read that may
+   * wait) where the shared read runs from has nothing to read yet; one behind within the
+   * last shared read is served from it. Undefined: the read reads the log. Not async: a
+   * stream asks this at every change, and what it has is known at once.
    */
-  async #firstRead(after: number, limit: number, wait: number | undefined, options?: ReadOptions): Promise<Change[]> {
-    if (wait !== undefined) {
-      options?.signal?.throwIfAborted();
-      if (this.#tail.isAt(after)) return [];
-      const recent = this.#tail.recent(after, limit);
-      if (recent !== undefined) return recent;
-    }
-    return this.#log.read(after, limit, options);
+  #fromTail(after: number, limit: number, wait: number | undefined, options?: ReadOptions): Change[] | undefined {
+    if (wait === undefined) return undefined;
+    options?.signal?.throwIfAborted();
+    if (this.#tail.isAt(after)) return [];
+    return this.#tail.recent(after, limit);
   }
 }
