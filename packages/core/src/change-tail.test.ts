@@ -19,7 +19,10 @@ class FaultyLog implements ChangeLog {
     for (const wake of this.#waiters) wake();
   }
 
+  reads = 0;
+
   read(after: number, limit: number): Promise<Change[]> {
+    this.reads += 1;
     return Promise.resolve(this.changes.slice(after, after + limit));
   }
 
@@ -67,4 +70,44 @@ describe('ChangeTail, the one reader of the end of the log for every follower', 
     log.append();
     expect((await second).changes.map((change) => change.id)).toEqual(['1']);
   });
+
+  it('hands a change out a hundred followers a turn, and reads the changes committed meanwhile once, for all together', async () => {
+    const log = new FaultyLog();
+    const turns: (() => void)[] = [];
+    const feed = new ChangeFeed(log, clock, () => new Promise<void>((resolve) => turns.push(resolve)));
+    const answered: string[][] = [];
+    const follow = (after: string): Promise<void> =>
+      feed.read({ after, wait: 5 }).then((page) => {
+        answered.push(page.changes.map((change) => change.id));
+      });
+    const firsts = Array.from({ length: 250 }, () => follow('0'));
+    await pause();
+    log.append();
+    await pause();
+    // The first hundred have their change; the reader gives way before the next.
+    expect(answered).toHaveLength(100);
+    expect(turns).toHaveLength(1);
+    // Committed while the first are handed theirs: read after the hand-out, once.
+    log.append();
+    log.append();
+    const seconds = firsts.map((first) => first.then(() => follow('1')));
+    const readsBefore = log.reads;
+    for (let turn = 0; turns.length > 0 && turn < 10; turn += 1) {
+      turns.shift()?.();
+      await pause();
+    }
+    await Promise.all(firsts);
+    expect(answered.slice(0, 250)).toEqual(Array.from({ length: 250 }, () => ['1']));
+    for (let turn = 0; answered.length < 500 && turn < 10; turn += 1) {
+      turns.shift()?.();
+      await pause();
+    }
+    await Promise.all(seconds);
+    expect(answered.slice(250)).toEqual(Array.from({ length: 250 }, () => ['2', '3']));
+    expect(log.reads - readsBefore).toBe(1);
+  });
 });
+
+function pause(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 5));
+}
