@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { changeIdOf, type Change } from './change.js';
 import { ChangeFeed } from './change-feed.js';
+import { FOLLOWERS_PER_TURN } from './change-tail.js';
 import { type ChangeLog, type ReadOptions } from './ports.js';
 
 /**
@@ -71,7 +72,7 @@ describe('ChangeTail, the one reader of the end of the log for every follower', 
     expect((await second).changes.map((change) => change.id)).toEqual(['1']);
   });
 
-  it('hands a change out a hundred followers a turn, and reads the changes committed meanwhile once, for all together', async () => {
+  it('hands a change out FOLLOWERS_PER_TURN followers a turn, and reads the changes committed meanwhile once, for all together', async () => {
     const log = new FaultyLog();
     const turns: (() => void)[] = [];
     const feed = new ChangeFeed(log, clock, () => new Promise<void>((resolve) => turns.push(resolve)));
@@ -80,30 +81,31 @@ describe('ChangeTail, the one reader of the end of the log for every follower', 
       feed.read({ after, wait: 5 }).then((page) => {
         answered.push(page.changes.map((change) => change.id));
       });
-    const firsts = Array.from({ length: 250 }, () => follow('0'));
+    const followers = 2 * FOLLOWERS_PER_TURN + 5;
+    const firsts = Array.from({ length: followers }, () => follow('0'));
     await pause();
     log.append();
     await pause();
-    // The first hundred have their change; the reader gives way before the next.
-    expect(answered).toHaveLength(100);
+    // The first ones have their change; the reader gives way before the next.
+    expect(answered).toHaveLength(FOLLOWERS_PER_TURN);
     expect(turns).toHaveLength(1);
     // Committed while the first are handed theirs: read after the hand-out, once.
     log.append();
     log.append();
     const seconds = firsts.map((first) => first.then(() => follow('1')));
     const readsBefore = log.reads;
-    for (let turn = 0; turns.length > 0 && turn < 10; turn += 1) {
+    for (let turn = 0; turns.length > 0 && turn < 100; turn += 1) {
       turns.shift()?.();
       await pause();
     }
     await Promise.all(firsts);
-    expect(answered.slice(0, 250)).toEqual(Array.from({ length: 250 }, () => ['1']));
-    for (let turn = 0; answered.length < 500 && turn < 10; turn += 1) {
+    expect(answered.slice(0, followers)).toEqual(Array.from({ length: followers }, () => ['1']));
+    for (let turn = 0; answered.length < 2 * followers && turn < 100; turn += 1) {
       turns.shift()?.();
       await pause();
     }
     await Promise.all(seconds);
-    expect(answered.slice(250)).toEqual(Array.from({ length: 250 }, () => ['2', '3']));
+    expect(answered.slice(followers)).toEqual(Array.from({ length: followers }, () => ['2', '3']));
     expect(log.reads - readsBefore).toBe(1);
   });
 });

@@ -13,7 +13,7 @@ const LINGER_MS = 1000;
  * (`GiveWay`) before the next ones, so a hand-out to thousands (each of whom writes to its
  * socket) does not hold up the writes and requests that come meanwhile.
  */
-const FOLLOWERS_PER_TURN = 100;
+export const FOLLOWERS_PER_TURN = 10;
 
 /** A follower waiting at the end of the log: after which change, for how many at most, until when (`Date.now()`). */
 interface Follower {
