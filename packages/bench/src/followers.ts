@@ -190,8 +190,10 @@ function pollOn(app: ServerProcess, plan: Plan, agent: Agent, after: string): Fo
       });
     });
     outgoing.on('error', (error) => {
-      // Cut when the phase is over: stopped first.
-      if (!stopped) console.error(`a long poll of ${app.name} failed: ${error.message}`);
+      // Cut when the phase is over: stopped first. Otherwise, as a follower does, asked again after a pause, from where it was.
+      if (stopped) return;
+      console.error(`a long poll of ${app.name} failed, asked again in 1 s: ${error.message}`);
+      setTimeout(ask, 1000);
     });
     outgoing.end();
   };
