@@ -33,11 +33,11 @@ export function keyEntryOf(key: string, given: { readonly name?: string; readonl
  * A key as compared: its byte length, then its bytes, zero-padded to one fixed size, so two
  * keys of different lengths still compare in the same time and never equal.
  */
-function comparable(key: string, byteLength: number, into: Buffer): Buffer {
-  into.fill(0);
-  into.writeUInt16BE(byteLength, 0);
-  into.write(key, 2, 'utf8');
-  return into;
+function comparable(key: string, byteLength: number): Buffer {
+  const bytes = Buffer.alloc(comparableSize);
+  bytes.writeUInt16BE(byteLength, 0);
+  bytes.write(key, 2, 'utf8');
+  return bytes;
 }
 
 const comparableSize = 2 + MAX_KEY_BYTES;
@@ -48,8 +48,6 @@ const comparableSize = 2 + MAX_KEY_BYTES;
  */
 export class ApiKeys {
   #known: readonly { readonly bytes: Buffer; readonly holder: KeyHolder }[] = [];
-  // One buffer for every candidate: requests are checked one at a time, synchronously.
-  readonly #candidate = Buffer.alloc(comparableSize);
   readonly #onReplace = new Set<() => void>();
 
   constructor(entries: Iterable<KeyEntry> = []) {
@@ -62,8 +60,7 @@ export class ApiKeys {
     const tooLong = sized.filter(({ byteLength }) => byteLength > MAX_KEY_BYTES).length;
     if (tooLong > 0) throw new RangeError(`${tooLong} key(s) longer than ${MAX_KEY_BYTES} bytes`);
     this.#known = sized.map(({ key, byteLength, name, role }) => ({
-      bytes: comparable(key, byteLength, Buffer.alloc(comparableSize)),
-      // Made once per configured key, so identifying a request makes nothing.
+      bytes: comparable(key, byteLength),
       holder: Object.freeze({ name, role }),
     }));
     for (const listener of this.#onReplace) listener();
@@ -89,9 +86,8 @@ export class ApiKeys {
     // No key is that long, and refusing it unread says nothing about any key.
     const byteLength = Buffer.byteLength(candidate);
     if (byteLength > MAX_KEY_BYTES) return undefined;
-    const bytes = comparable(candidate, byteLength, this.#candidate);
-    // Every configured key is compared, so the time does not say which one matched, and no
-    // per-request hash is made: a find under load paid for hashing (docs/benchmarks/README.md).
+    const bytes = comparable(candidate, byteLength);
+    // Every configured key is compared, so the time does not say which one matched.
     let matched: KeyHolder | undefined;
     for (const known of this.#known) {
       if (timingSafeEqual(known.bytes, bytes)) matched = known.holder;

@@ -5,10 +5,10 @@ import { startMemoryApp } from './testing/memory-app.js';
 const key = 'envelope-test-key-0123';
 const headers = { key, 'content-type': 'application/json' };
 
-// A list's page is kept as bytes and written between the envelope's own; a find's record
-// as text. Both must frame the same JSON: the length of the bytes, none for HEAD.
+// A list's page, kept, and a find's record are framed alike: the length of the UTF-8
+// bytes, none for HEAD.
 describe('the envelope of a success', () => {
-  it('frames a list written as bytes with its length in bytes, the same as its text says, and HEAD with no body', async () => {
+  it('frames a list with its length in bytes, the same as its text says, and HEAD with no body', async () => {
     const app = await startMemoryApp({ key });
     try {
       // Multi-byte texts, so a length counted in characters would be short.
@@ -35,7 +35,7 @@ describe('the envelope of a success', () => {
     }
   });
 
-  it('frames a list longer than a long body the same way', async () => {
+  it('frames a long list the same way', async () => {
     const app = await startMemoryApp({ key });
     try {
       for (let n = 0; n < 120; n += 1) {

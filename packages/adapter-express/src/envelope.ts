@@ -11,14 +11,12 @@ export function sendSuccess(res: ServerResponse, status: number, data?: unknown)
 
 /**
  * Answers `{ success: true, data }` where `dataJson` is the data already written as JSON:
- * as text, or as its UTF-8 bytes (a list's page, kept as it is sent), or parts of them in
- * order (a page of changes, written a piece at a time), written between the envelope's own
- * bytes without being copied or encoded again.
+ * as text, or as UTF-8 parts in order (a page of changes, written a piece at a time),
+ * written between the envelope's own bytes.
  */
-export function sendSuccessJson(res: ServerResponse, status: number, dataJson: string | Uint8Array | readonly Uint8Array[]): void {
+export function sendSuccessJson(res: ServerResponse, status: number, dataJson: string | readonly Uint8Array[]): void {
   if (answeredAlready(res)) return;
   if (typeof dataJson === 'string') writeJson(res, status, successJson(dataJson));
-  else if (dataJson instanceof Uint8Array) writeJsonBytes(res, status, [SUCCESS_OPEN_BYTES, dataJson, SUCCESS_CLOSE_BYTES]);
   else writeJsonBytes(res, status, [SUCCESS_OPEN_BYTES, ...dataJson, SUCCESS_CLOSE_BYTES]);
 }
 
@@ -54,15 +52,8 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * Writes a whole JSON answer with Node's own calls. Express's `res.json` would also look up
  * settings, negotiate a charset and check freshness for an ETag this service never sends:
  * work per request with a result known in advance. HEAD gets the same headers, no body.
- * A long body is encoded once and its length read from the bytes: measuring the string
- * first (`Buffer.byteLength`) walked a long list a second time. A short one is cheaper
- * measured and written as it is than copied into a buffer first (docs/benchmarks/README.md).
  */
 function writeJson(res: ServerResponse, status: number, body: string): void {
-  if (body.length >= LONG_BODY) {
-    writeJsonBytes(res, status, [Buffer.from(body)]);
-    return;
-  }
   res.statusCode = status;
   res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.setHeader('Content-Length', Buffer.byteLength(body));
@@ -81,9 +72,6 @@ function writeJsonBytes(res: ServerResponse, status: number, parts: readonly Uin
   for (let i = 0; i < last; i += 1) res.write(parts[i]);
   res.end(parts[last]);
 }
-
-/** From this many UTF-16 code units a body is encoded before it is written. */
-const LONG_BODY = 16_384;
 
 /**
  * Answers a failure in the envelope: the table's status, detail and headers, the

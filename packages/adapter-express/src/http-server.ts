@@ -3,7 +3,6 @@ import { type Socket } from 'node:net';
 import { type Duplex } from 'node:stream';
 import { answerClientError, codeOfClientError, type ClientError } from './client-error.js';
 import { sendProblem } from './envelope.js';
-import { messageClassesFor } from './message-classes.js';
 import { problemFor } from './problem-of.js';
 import { type ResponseObserver } from './response-observer.js';
 
@@ -36,7 +35,7 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
   };
   // Node looks for connections over `headersTimeout` or `requestTimeout` every 30 s by
   // default, so a slow client got its 408 up to 30 s late; once a second keeps it on time.
-  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000, ...messageClassesFor(app) }, serve);
+  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, serve);
   server.on('connection', (socket: Socket) => latest.set(socket, { startedAt: performance.now() }));
   const answerUnparsed = (error: ClientError, socket: Duplex) => {
     const answered = answerClientError(error, socket, latest.get(socket)?.req !== undefined);

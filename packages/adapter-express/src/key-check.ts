@@ -1,4 +1,4 @@
-import { type RequestHandler } from 'express';
+import { type Request, type RequestHandler } from 'express';
 import { type ApiKeys, type KeyHolder } from './api-keys.js';
 import { letGo } from './held-open.js';
 import { HttpFailure } from './http-failure.js';
@@ -11,7 +11,7 @@ import { contextOf, onResponseEnd } from './request-context.js';
  */
 export function identifyKey(keys: ApiKeys): RequestHandler {
   return (req, res, next) => {
-    const sent = onlyKeyHeader(req.rawHeaders);
+    const sent = onlyKeyHeader(req);
     const holder = sent === undefined ? undefined : keys.identify(sent);
     if (holder !== undefined) contextOf(res).key = holder;
     next();
@@ -51,7 +51,7 @@ export const requireRole: RequestHandler = (req, res, next) => {
 export function endWhenKeyGoes(keys: ApiKeys): RequestHandler {
   return (req, res, next) => {
     const stillAllowed = (): boolean => {
-      const sent = onlyKeyHeader(req.rawHeaders);
+      const sent = onlyKeyHeader(req);
       const holder = sent === undefined ? undefined : keys.identify(sent);
       if (holder === undefined || !mayMake(holder, req.method)) return false;
       contextOf(res).key = holder;
@@ -73,20 +73,8 @@ export function endWhenKeyGoes(keys: ApiKeys): RequestHandler {
   };
 }
 
-/**
- * The value of the request's `KEY` header when it has exactly one; read from the raw list,
- * since Node joins repeated unknown headers into one value and `headersDistinct` builds a
- * copy of every header to answer for one.
- */
-function onlyKeyHeader(rawHeaders: readonly string[]): string | undefined {
-  let found: string | undefined;
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if (name.length === 3 && name.toLowerCase() === 'key') {
-      found = rawHeaders[i + 1];
-      count += 1;
-    }
-  }
-  return count === 1 ? found : undefined;
+/** The value of the request's `KEY` header when it has exactly one (Node joins repeated ones in `headers`). */
+function onlyKeyHeader(req: Request): string | undefined {
+  const sent = req.headersDistinct['key'];
+  return sent?.length === 1 ? sent[0] : undefined;
 }

@@ -2,7 +2,7 @@ import { assembleRecord, checkText, costCenter, workSchedule, type RecordBase } 
 import { send } from '@workplan/testing';
 import { describe, expect, it } from 'vitest';
 import { successJson } from './envelope.js';
-import { KEPT_PAGES, recordJsonOf as bytesWriterOf } from './record-json.js';
+import { KEPT_PAGES, recordJsonOf } from './record-json.js';
 import { startMemoryApp } from './testing/memory-app.js';
 
 // Texts the core accepts (each is checked below), chosen where JSON writers differ:
@@ -49,19 +49,13 @@ function recordOf(text: string, createdAt: number, updatedAt: number, id = `0193
   return assembleRecord(workSchedule, { id, text, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) });
 }
 
-/** A writer whose pages are read back as text, so they compare with `JSON.stringify`. */
-function recordJsonOf(field: string, kept?: number): { one(record: RecordBase): string; many(records: readonly RecordBase[], list?: string): string } {
-  const json = bytesWriterOf(field, kept);
-  return { one: (record) => json.one(record), many: (records, list) => json.many(records, list).toString('utf8') };
-}
-
 describe('recordJsonOf', () => {
-  it('gives a page as the UTF-8 bytes of its JSON, the same bytes each time it is served again', () => {
-    const json = bytesWriterOf('value');
+  it('gives a page as the JSON of its records, the same each time it is served again', () => {
+    const json = recordJsonOf('value');
     const page = [recordOf('ção 😀', 0, 1), recordOf('6x1', 2, 3)];
-    const bytes = json.many(page);
-    expect(bytes).toEqual(Buffer.from(JSON.stringify(page)));
-    expect(json.many(page)).toBe(bytes);
+    const text = json.many(page);
+    expect(text).toBe(JSON.stringify(page));
+    expect(json.many(page)).toBe(text);
   });
 
   it('accepts the tricky texts in the core, so they are texts a record can hold', () => {
@@ -120,15 +114,15 @@ describe('recordJsonOf', () => {
     expect(recordJsonOf('value').one(recordOf('12x36', 1000, 2000, id))).toContain('"12x36"');
   });
 
-  it('keeps at most the given number of records, and at least the half written or served last', () => {
+  it('keeps at most the given number of records, dropping the one written first', () => {
     const json = recordJsonOf('value', 4);
-    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((letter) => `0193c0de-7a1b-7c2d-8e3f-${letter.repeat(12)}`);
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((letter) => `0193c0de-7a1b-7c2d-8e3f-${letter.repeat(12)}`);
     const servedAs = (id: string | undefined): string => json.one(recordOf('other', 0, 0, id));
-    for (const id of [a, b, c]) json.one(recordOf('6x1', 0, 0, id));
-    expect(servedAs(a)).toContain('"6x1"'); // served last but two: kept, and now served last
-    json.one(recordOf('6x1', 0, 0, d));
-    expect(servedAs(b)).toContain('"other"'); // then four others came: forgotten
-    expect(servedAs(d)).toContain('"6x1"');
+    for (const id of [a, b, c, d]) json.one(recordOf('6x1', 0, 0, id));
+    expect(servedAs(a)).toContain('"6x1"'); // four written: all kept
+    json.one(recordOf('6x1', 0, 0, e));
+    expect(servedAs(a)).toContain('"other"'); // a fifth: the first written is forgotten
+    expect(servedAs(c)).toContain('"6x1"');
   });
 
   it('serves a list again while it has the same records at the same updatedAt, in the same order', () => {

@@ -3,8 +3,8 @@ import { type RecordBase } from '@workplan/core';
 /** Writes a record, or a list of them, as JSON. */
 export interface RecordJson {
   one(record: RecordBase): string;
-  /** A page of the list named `list` (its search and order; `''` for the plain list), as the UTF-8 bytes it is sent as. */
-  many(records: readonly RecordBase[], list?: string): Buffer;
+  /** A page of the list named `list` (its search and order; `''` for the plain list). */
+  many(records: readonly RecordBase[], list?: string): string;
 }
 
 /** How many records' JSON a writer keeps at most: the records of several of the largest pages. */
@@ -49,17 +49,14 @@ export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
     // A new record's two dates are one instant: written once.
     const updated = time === createdAt.getTime() ? created : timeJson(updatedAt);
     const json = `{"id":${JSON.stringify(id)}${fieldKey}${JSON.stringify(text)},"createdAt":${created},"updatedAt":${updated}}`;
-    // V8 builds a template string as a tree of its parts and walks that tree each time the
-    // string is copied; reading a character flattens it into one run, once, here.
-    json.charCodeAt(0);
     written.set(id, { updatedAt: time, json });
     return json;
   };
   const pages = new KeptPageJson();
-  const many = (records: readonly RecordBase[], list = ''): Buffer => {
+  const many = (records: readonly RecordBase[], list = ''): string => {
     const kept = pages.get(records, list);
     if (kept !== undefined) return kept;
-    const json = Buffer.from(`[${records.map(write).join(',')}]`);
+    const json = `[${records.map(write).join(',')}]`;
     pages.set(records, list, json);
     return json;
   };
@@ -69,11 +66,11 @@ export function recordJsonOf(field: string, kept = KEPT_RECORDS): RecordJson {
 /** How many lists' JSON a writer keeps at most. */
 export const KEPT_PAGES = 16;
 
-/** A list's JSON (UTF-8), and the ids and `updatedAt`s of the records it was written for, in order. */
+/** A list's JSON, and the ids and `updatedAt`s of the records it was written for, in order. */
 interface WrittenPage {
   readonly ids: readonly string[];
   readonly times: readonly number[];
-  readonly json: Buffer;
+  readonly json: string;
 }
 
 /**
@@ -81,14 +78,12 @@ interface WrittenPage {
  * records at the same `updatedAt`s, in the same order (right for the reason the records'
  * JSON is: see `recordJsonOf`). Joining the kept JSON of each record anew cost much more
  * once updates had scattered those strings over the heap; checking a list is a comparison
- * of an id and a time per record. A page is kept as the bytes it is sent as: as text, each
- * answer copied it into the envelope's text and encoded the whole again, a large part of a
- * plain list's time (docs/benchmarks/README.md).
+ * of an id and a time per record.
  */
 class KeptPageJson {
   readonly #pages = new Map<string, WrittenPage>();
 
-  get(records: readonly RecordBase[], list: string): Buffer | undefined {
+  get(records: readonly RecordBase[], list: string): string | undefined {
     const first = records[0];
     if (first === undefined) return undefined;
     const page = this.#pages.get(pageKey(list, first, records.length));
@@ -100,7 +95,7 @@ class KeptPageJson {
     return page.json;
   }
 
-  set(records: readonly RecordBase[], list: string, json: Buffer): void {
+  set(records: readonly RecordBase[], list: string, json: string): void {
     const first = records[0];
     if (first === undefined) return;
     const key = pageKey(list, first, records.length);
@@ -124,34 +119,25 @@ function pageKey(list: string, first: RecordBase, length: number): string {
   return `${String(length)} ${first.id} ${list}`;
 }
 
-/**
- * At most `kept` records' JSON, in two generations: when the newer holds half, the older
- * is dropped and the newer takes its place; one found in the older moves to the newer.
- * Dropping the oldest entry of one Map instead cost a create more than writing the JSON,
- * as V8 walks past every entry deleted before it to find it.
- */
+/** At most `kept` records' JSON; past that, the one written first is dropped. */
 class KeptJson {
-  readonly #half: number;
-  #newer = new Map<string, Written>();
-  #older = new Map<string, Written>();
+  readonly #kept: number;
+  readonly #written = new Map<string, Written>();
 
   constructor(kept: number) {
-    this.#half = Math.max(1, Math.floor(kept / 2));
+    this.#kept = Math.max(1, kept);
   }
 
   get(id: string): Written | undefined {
-    const newer = this.#newer.get(id);
-    if (newer !== undefined) return newer;
-    const older = this.#older.get(id);
-    if (older !== undefined) this.set(id, older);
-    return older;
+    return this.#written.get(id);
   }
 
   set(id: string, written: Written): void {
-    this.#newer.set(id, written);
-    if (this.#newer.size < this.#half) return;
-    this.#older = this.#newer;
-    this.#newer = new Map();
+    this.#written.delete(id);
+    this.#written.set(id, written);
+    if (this.#written.size <= this.#kept) return;
+    const first = this.#written.keys().next().value;
+    if (first !== undefined) this.#written.delete(first);
   }
 }
 

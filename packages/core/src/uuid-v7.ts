@@ -19,9 +19,6 @@ export interface UuidV7Sources {
 const COUNTER_MAX = 0xfff;
 const COUNTER_SEED_MASK = 0x7ff;
 
-// Random bytes are drawn for this many ids at once: each draw is a system call, which
-// costs as much as the rest of making an id.
-const IDS_PER_DRAW = 256;
 const ID_BYTES = 16;
 
 /**
@@ -35,16 +32,10 @@ export function createUuidV7Generator(sources: UuidV7Sources = {}): IdGenerator 
   const fillRandom = sources.fillRandom ?? webCryptoRandom();
   let lastTime = -1;
   let counter = 0;
-  const drawn = new Uint8Array(ID_BYTES * IDS_PER_DRAW);
-  let used = drawn.length;
   return {
     next(): string {
-      if (used === drawn.length) {
-        fillRandom(drawn);
-        used = 0;
-      }
-      const bytes = drawn.subarray(used, used + ID_BYTES);
-      used += ID_BYTES;
+      const bytes = new Uint8Array(ID_BYTES);
+      fillRandom(bytes);
       const time = now();
       if (time > lastTime) {
         lastTime = time;
@@ -83,9 +74,8 @@ function writeTime(bytes: Uint8Array, time: number): void {
   }
 }
 
-const HEX: readonly string[] = Object.freeze(Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0')));
-
+/** 8-4-4-4-12 lowercase hex digits. */
 function canonical(bytes: Uint8Array): string {
-  const hex = (index: number): string => HEX[bytes[index] ?? 0] ?? '00';
-  return `${hex(0)}${hex(1)}${hex(2)}${hex(3)}-${hex(4)}${hex(5)}-${hex(6)}${hex(7)}-${hex(8)}${hex(9)}-${hex(10)}${hex(11)}${hex(12)}${hex(13)}${hex(14)}${hex(15)}`;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
