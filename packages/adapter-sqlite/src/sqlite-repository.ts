@@ -19,6 +19,7 @@ import {
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { changeStepOf, sequenceOfRow } from './change-table.js';
 import { FOLD_TEXT } from './folded-text.js';
+import { ChangeWatch, KeptPages } from './kept-pages.js';
 import { RECORD_COLUMNS, RecordReads, type QueriedRows } from './record-reads.js';
 import { tableNameOf } from './record-table.js';
 import { guardSqliteCall, isUniqueViolation, translateSqliteError } from './sqlite-errors.js';
@@ -62,6 +63,10 @@ function isLong(query: RecordQuery): boolean {
  * made before it, but for long ones (searches, deep pages), which go to `reader`; writes go
  * to `writer`; both on `db` itself unless told otherwise (`SqliteStorage` gives a file a
  * thread for each).
+ *
+ * Pages listed lately are kept while nothing was committed since (`KeptPages`): writes to
+ * the record tables on `db` must go through these repositories, which count them; writes
+ * by other connections, a write thread's among them, move SQLite's `data_version`.
  */
 export class SqliteRecordRepository<F extends string> implements RecordRepository<F> {
   readonly kind: RecordKind<F>;
@@ -75,10 +80,13 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   readonly #reads: RecordReads;
   readonly #findById: StatementSync;
   readonly #holderOf: StatementSync;
+  readonly #watch: ChangeWatch;
+  readonly #keptPages = new KeptPages<unknown>();
 
   /** Prepares every statement once; the kind's table must exist (`SqliteStorage.open` makes it). */
   constructor(db: DatabaseSync, kind: RecordKind<F>, options: RepositoryOptions = {}) {
     this.kind = kind;
+    this.#watch = ChangeWatch.of(db);
     this.#writer = options.writer ?? sameConnectionWriter(db);
     this.#reader = options.reader ?? sameConnectionReader(db);
     this.#changes = options.changes;
@@ -120,9 +128,19 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
     return row === undefined ? undefined : this.#toRecord(row);
   }
 
+  // A page read lately is served from memory while no commit came since (KeptPages); each
+  // call still makes new records, so nothing a caller holds can reach the kept rows. The
+  // stamp is read first: rows a commit made after it are kept under it, and that commit
+  // moves the next stamp, so they are never served stale.
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
-    const { rows } = await this.#queried({ order: CREATION_ORDER, skip: page.skip, limit: page.limit, count: false }, options);
+    const key = `${page.skip}/${page.limit}`;
+    const stamp = guardSqliteCall(() => this.#watch.stamp());
+    let rows = this.#keptPages.get(key, stamp);
+    if (rows === undefined) {
+      ({ rows } = await this.#queried({ order: CREATION_ORDER, skip: page.skip, limit: page.limit, count: false }, options));
+      this.#keptPages.set(key, stamp, rows);
+    }
     return rows.map((row) => this.#toRecord(row));
   }
 
@@ -155,6 +173,7 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   /**
    * Writes the record (`step`) and, when that changed a row, the change, in one transaction;
    * answers the change numbered, or undefined when the record's statement changed nothing.
+   * The write is counted by the connection's watch whether it changed a row or not.
    */
   async #committing(draft: ChangeDraft<F>, key: string | undefined, step: WriteStep): Promise<Change<F> | undefined> {
     const write = (): Promise<WriteResult[]> => this.#writer.write([step, changeStepOf(this.kind, draft)]);
@@ -163,6 +182,8 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
       results = await (key === undefined ? write() : this.#claimingKey(key, write));
     } catch (error) {
       throw translateSqliteError(error);
+    } finally {
+      this.#watch.noteWrite();
     }
     const kept = results[1];
     if (kept === undefined) return undefined;
