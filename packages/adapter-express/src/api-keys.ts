@@ -87,7 +87,9 @@ export class ApiKeys {
     const byteLength = Buffer.byteLength(candidate);
     if (byteLength > MAX_KEY_BYTES) return undefined;
     const bytes = comparable(candidate, byteLength);
-    // Every configured key is compared, so the time does not say which one matched.
+    // Every configured key is compared, so the time does not say which one matched; the
+    // candidate's padded bytes are compared as they are, with no hash of it made a request
+    // (docs/benchmarks/README.md, "Why the code is as it is").
     let matched: KeyHolder | undefined;
     for (const known of this.#known) {
       if (timingSafeEqual(known.bytes, bytes)) matched = known.holder;

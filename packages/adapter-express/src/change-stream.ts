@@ -66,7 +66,7 @@ async function follow(res: Response, parameters: ChangesParameters, options: Str
       if (held.aborted) break; // Let go while a page was read (or before the first): that page is not sent.
       const events = page.changes.map((change) => `id: ${change.id}\ndata: ${json.one(change)}\n\n`).join('');
       // Once the buffer is full, the next page waits for the client to read: a slow reader holds no more than that.
-      if (!res.write(events.length === 0 ? ':\n\n' : events)) await once(res, 'drain', { signal: held });
+      if (!res.write(events.length === 0 ? ':\n\n' : events)) await once(res, 'drain', whileHeld);
       page = await feed.read({ after: page.next, limit: parameters.limit, wait: options.heartbeatSeconds }, whileHeld);
     }
   } catch (error) {

@@ -34,6 +34,8 @@ describe('the memory store', () => {
       if (n % 3 === 0) await deleteRecord(repository, workSchedule, record);
       else if (n % 3 === 1) await updateRecord(repository, workSchedule, record, { text: `turno ${n}b` });
     }
+    // A write refused (its text is another record's) leaves the order as it was.
+    await expect(updateRecord(repository, workSchedule, kept[2] as CatalogRecord<'value'>, { text: 'turno 1b' })).rejects.toMatchObject({ kind: 'conflict' });
     const byId = (records: CatalogRecord<'value'>[]): string[] => records.map((record) => record.id);
     const sorted = await repository.query({ order: CREATION_ORDER, skip: 0, limit: 100, count: false });
     expect(sorted.records).toHaveLength(40);

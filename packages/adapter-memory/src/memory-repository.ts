@@ -62,17 +62,22 @@ export class MemoryRecordRepository<F extends string> implements RecordRepositor
 
   async insert(creation: Creation<F>, key: string): Promise<Change<F>> {
     this.#claimKey(key, creation.recordId);
-    this.#entries.set(creation.recordId, { record: this.#copy(creation.data), key });
-    this.#place(creation.data);
+    const record = this.#copy(creation.data);
+    // An id is never created twice (ids are unique); were it, the record would still be listed once.
+    this.#unplace(creation.recordId);
+    this.#entries.set(creation.recordId, { record, key });
+    this.#place(record);
     return this.#changes.append(creation);
   }
 
   async update(update: Update<F>, key: string): Promise<Change<F> | undefined> {
     if (!this.#isStill(update.recordId, update.previous.updatedAt)) return undefined;
     this.#claimKey(key, update.recordId);
+    // Nothing that can throw between taking the record out of the order and putting it back.
+    const record = this.#copy(update.data);
     this.#unplace(update.recordId);
-    this.#entries.set(update.recordId, { record: this.#copy(update.data), key });
-    this.#place(update.data);
+    this.#entries.set(update.recordId, { record, key });
+    this.#place(record);
     return this.#changes.append(update);
   }
 

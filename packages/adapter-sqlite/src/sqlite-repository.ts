@@ -131,7 +131,9 @@ export class SqliteRecordRepository<F extends string> implements RecordRepositor
   // A page read lately is served from memory while no commit came since (KeptPages); each
   // call still makes new records, so nothing a caller holds can reach the kept rows. The
   // stamp is read first: rows a commit made after it are kept under it, and that commit
-  // moves the next stamp, so they are never served stale.
+  // moves the next stamp (another connection's moves `data_version`; this connection's own
+  // write is counted before its promise settles, and no request runs in between), so they
+  // are never served stale.
   async list(page: Page, options?: ReadOptions): Promise<CatalogRecord<F>[]> {
     options?.signal?.throwIfAborted();
     const key = `${page.skip}/${page.limit}`;

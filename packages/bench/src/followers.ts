@@ -176,6 +176,12 @@ function pollOn(app: ServerProcess, plan: Plan, agent: Agent, after: string): Fo
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
+      // Cut after its headers: neither 'end' nor the request's 'error' comes, so it is asked again from here.
+      res.on('close', () => {
+        if (res.complete || stopped) return;
+        console.error(`a long poll of ${app.name} was cut, asked again in 1 s`);
+        setTimeout(ask, 1000);
+      });
       res.on('end', () => {
         const data = res.statusCode === 200 ? ((JSON.parse(body) as { data: { id: string }[] }).data) : [];
         follower.received += data.length;

@@ -30,7 +30,7 @@ interface Follower {
  * storage once, and every follower is handed what follows its own `after` from that read.
  *
  * Invariant: while the reader runs (`isAt`), its next read starts after `#at` and is made
- * as soon as the log may hold a change after `#at`; a read from `from` is handed only to
+ * as soon as the log may hold a change after `#at` and the hand-out under way is over; a read from `from` is handed only to
  * the followers at or past `from`, for whom it holds every change that follows them. So a
  * follower at `#at` may wait without reading the log itself, and none is handed a page with
  * a gap. A follower behind `#at` reads up on its own (the feed) and joins once it has read
@@ -65,7 +65,12 @@ export class ChangeTail {
   readonly #followers = new Set<Follower>();
   /** After which change the reader reads next; undefined while no reader runs. */
   #at: number | undefined;
-  /** Ends the reader's wait early: a follower joined below `#at` or with less time, or the last one left unserved. */
+  /**
+   * Ends the reader's wait early: a follower joined below `#at` or with less time, or the
+   * last one left unserved. Undefined while it reads or hands out: what came meanwhile is
+   * looked at once that is over (a follower out of time is let go then, and a reader with
+   * none left lingers `LINGER_MS` before it stops).
+   */
   #wake: Wake | undefined;
   /** When the reader's wait ends at the latest (`Date.now()`). */
   #waitUntil = -Infinity;
@@ -98,8 +103,8 @@ export class ChangeTail {
   }
 
   /**
-   * Waits up to `waitMs` for the changes after `after` (at most `limit`) from the shared
-   * read; resolves them, `[]` when the time is out or `signal` aborts, `undefined` when the
+   * Waits up to `waitMs` (or until the hand-out under way when it is out is over) for the
+   * changes after `after` (at most `limit`) from the shared read; resolves them, `[]` when the time is out or `signal` aborts, `undefined` when the
    * shared read failed. The caller has read the log up to `after` (or `isAt(after)`).
    */
   follow(after: number, limit: number, waitMs: number, signal?: AbortSignalLike): Promise<Change[] | undefined> {
